@@ -14,7 +14,9 @@ import sys
 import pytest
 
 import tokembed
-from tokembed import VOCAB, D_MODEL, SEED, make_table, encode, decode, lookup, main
+from tokembed import (VOCAB, D_MODEL, SEED, CORPUS, make_table, encode, decode, lookup,
+                      one_hot, vecmat, param_count, cosine, context_pairs, sgns_step,
+                      train_embeddings, nearest, main)
 
 HERE = pathlib.Path(__file__).resolve().parent
 LESSON_OUTPUT = (
@@ -188,6 +190,268 @@ def test_make_table_rejects_bad_sizes(args, error, message):
     assert str(caught.value) == message
 
 
+# --- claim: the lookup is a one-hot vector times the table ------------------------
+
+@pytest.mark.parametrize("token_id, size, expected", [
+    (0, 1, [1]), (3, 6, [0, 0, 0, 1, 0, 0]), (5, 6, [0, 0, 0, 0, 0, 1]), (0, 3, [1, 0, 0]),
+])
+def test_one_hot(token_id, size, expected):
+    assert one_hot(token_id, size) == expected
+    assert all(type(x) is int for x in one_hot(token_id, size))
+
+
+@pytest.mark.parametrize("ids, error, message", BAD_IDS[:7])
+def test_one_hot_rejects_bad_ids_like_lookup(ids, error, message):
+    with pytest.raises(error) as caught:
+        one_hot(ids[-1], 6)
+    assert str(caught.value) == message.replace(f" at position {len(ids) - 1}", "")
+
+
+@pytest.mark.parametrize("vector, matrix, expected", [
+    ([1, 2], [[1, 2], [3, 4]], [7.0, 10.0]),
+    ([0.5, -1.0, 2.0], [[2.0], [3.0], [0.25]], [-1.5]),
+    ([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]], [0.6, 0.9]),  # fsum: exact, not 0.6000000000000001
+    ([0, 0], [[5, 6, 7], [8, 9, 10]], [0.0, 0.0, 0.0]),
+])
+def test_vecmat_is_a_real_product(vector, matrix, expected):
+    assert vecmat(vector, matrix) == expected
+
+
+@pytest.mark.parametrize("vector, matrix, message", [
+    ([1, 2, 3], [[1, 2], [3, 4]], "vector has 3 numbers but matrix has 2 rows; they must match"),
+    ([1], [[1, 2], [3, 4]], "vector has 1 numbers but matrix has 2 rows; they must match"),
+    ([1, 2], [[1, 2], [3]], "matrix rows must all have one length, got [1, 2]"),
+    ([], [], "matrix rows must all have one length, got []"),
+])
+def test_vecmat_rejects_mismatched_shapes(vector, matrix, message):
+    with pytest.raises(ValueError) as caught:
+        vecmat(vector, matrix)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("n_rows, d_model, seed", [(6, 4, 42), (6, 8, 7), (10, 3, 0), (1, 5, 9), (50, 16, 123)])
+def test_one_hot_times_table_is_the_lookup_for_every_row(n_rows, d_model, seed):
+    table = make_table(n_rows, d_model, seed)
+    for i in range(n_rows):
+        assert vecmat(one_hot(i, n_rows), table) == table[i] == lookup(table, [i])[0]
+
+
+def test_cli_one_hot(capsys):
+    status, out, err = run_main(["--one-hot"], capsys)
+    assert (status, err) == (0, "")
+    assert out == (
+        "token ids: [3, 1, 4]\n"
+        "token   one-hot             one-hot x table             lookup\n"
+        "refund  [0, 0, 0, 1, 0, 0]  [-0.95, -0.6, 0.3, 0.09]    row 3: [-0.95, -0.6, 0.3, 0.09]\n"
+        "my      [0, 1, 0, 0, 0, 0]  [0.47, 0.35, 0.78, -0.83]   row 1: [0.47, 0.35, 0.78, -0.83]\n"
+        "order   [0, 0, 0, 0, 1, 0]  [-0.56, 0.18, 0.62, -0.99]  row 4: [-0.56, 0.18, 0.62, -0.99]\n"
+        "product equals lookup for every token: True\n"
+        "per token, 6 x 4 table: lookup reads 4 numbers; one-hot x table does 24 multiplications\n"
+        "per token, 128,000 x 4,096 table: lookup reads 4,096 numbers; "
+        "one-hot x table does 524,288,000 multiplications\n")
+
+
+# --- claim: about 524 million parameters ---------------------------------------------
+
+@pytest.mark.parametrize("vocab_size, d_model, expected", [
+    (128_000, 4096, 524_288_000), (6, 4, 24), (50_257, 768, 38_597_376), (1, 1, 1),
+])
+def test_param_count(vocab_size, d_model, expected):
+    assert param_count(vocab_size, d_model) == expected
+
+
+def test_param_count_is_the_size_of_the_table():
+    assert param_count(7, 3) == sum(len(row) for row in make_table(7, 3))
+
+
+@pytest.mark.parametrize("args, error, message", [
+    ((0, 4), ValueError, "vocab_size must be at least 1, got 0"),
+    ((6, -1), ValueError, "d_model must be at least 1, got -1"),
+    ((6.5, 4), TypeError, "vocab_size must be an int, not float: 6.5"),
+])
+def test_param_count_rejects_bad_sizes(args, error, message):
+    with pytest.raises(error) as caught:
+        param_count(*args)
+    assert str(caught.value) == message
+
+
+REAL_MODELS_TABLE = (
+    "input embedding tables of real models:\n"
+    "  model        vocabulary  d_model   parameters      fp32     bf16\n"
+    "  GPT-2 small      50,257      768   38,597,376  154.4 MB  77.2 MB\n"
+    "  BERT-base        30,522      768   23,440,896   93.8 MB  46.9 MB\n"
+    "  Llama 3 8B      128,256    4,096  525,336,576    2.1 GB   1.1 GB\n"
+)
+
+
+@pytest.mark.parametrize("argv, head", [
+    (["--params"], "embedding table: 128,000 tokens x 4,096 numbers = 524,288,000 parameters\n"
+                   "  in fp32 (4 bytes a number): 2.1 GB\n"
+                   "  in bf16/fp16 (2 bytes a number): 1.0 GB\n"),
+    (["--params", "6", "4"], "embedding table: 6 tokens x 4 numbers = 24 parameters\n"
+                             "  in fp32 (4 bytes a number): 96 bytes\n"
+                             "  in bf16/fp16 (2 bytes a number): 48 bytes\n"),
+    (["--params", "50257", "768"], "embedding table: 50,257 tokens x 768 numbers = 38,597,376 parameters\n"
+                                   "  in fp32 (4 bytes a number): 154.4 MB\n"
+                                   "  in bf16/fp16 (2 bytes a number): 77.2 MB\n"),
+])
+def test_cli_params(argv, head, capsys):
+    assert run_main(argv, capsys) == (0, head + REAL_MODELS_TABLE, "")
+
+
+# --- claim: training makes words used alike similar -----------------------------------
+
+@pytest.mark.parametrize("u, v, expected", [
+    ([1, 0], [1, 0], 1.0), ([1, 0], [0, 1], 0.0), ([1, 0], [-1, 0], -1.0),
+    ([1, 0], [1, 1], 0.7071067811865475), ([3, 4], [6, 8], 1.0), ([0.5], [-2.0], -1.0),
+])
+def test_cosine(u, v, expected):
+    assert cosine(u, v) == expected
+
+
+@pytest.mark.parametrize("u, v, message", [
+    ([0, 0], [1, 1], "cosine is undefined for a zero vector"),
+    ([1, 1], [0.0, 0.0], "cosine is undefined for a zero vector"),
+    ([1, 2, 3], [1, 2], "vectors must have one length, got 3 and 2"),
+])
+def test_cosine_rejects_bad_vectors(u, v, message):
+    with pytest.raises(ValueError) as caught:
+        cosine(u, v)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("sentences, window, expected", [
+    (["my order is"], 1, [(1, 4), (4, 1), (4, 2), (2, 4)]),
+    (["my order is"], 2, [(1, 4), (1, 2), (4, 1), (4, 2), (2, 1), (2, 4)]),
+    (["late", "is late"], 2, [(2, 5), (5, 2)]),
+])
+def test_context_pairs(sentences, window, expected):
+    assert context_pairs(sentences, VOCAB, window) == expected
+
+
+def test_sgns_step_pulls_neighbours_together_and_pushes_others_apart():
+    w, c = [1.0, 0.0], [0.5, 0.5]
+    before = cosine(w, c)
+    sgns_step(w, c, 1, 0.5)
+    assert cosine(w, c) > before
+    w2, c2 = [1.0, 0.0], [0.5, 0.5]
+    sgns_step(w2, c2, 0, 0.5)
+    assert cosine(w2, c2) < before
+
+
+def trained(seed):
+    vocab, table = train_embeddings(seed)
+    row = dict(zip(vocab, table))
+    return vocab, table, row
+
+
+# The default seed and 24 others. Checked beyond the suite: seeds 0-499 and
+# 1000-1499 all pass too (worst: refund~return 0.962, refund~monsoon 0.201).
+@pytest.mark.parametrize("seed", [SEED] + list(range(0, 1000, 42)))
+def test_training_makes_refund_and_return_alike(seed):
+    vocab, table, row = trained(seed)
+    assert cosine(row["refund"], row["return"]) >= 0.9
+    assert cosine(row["refund"], row["monsoon"]) <= 0.3
+    assert nearest("refund", vocab, table, k=1)[0][0] == "return"
+
+
+def test_training_starts_random():
+    """Before training the same rows are random: refund is not near return."""
+    _, before = train_embeddings(SEED, epochs=0)
+    vocab, _ = train_embeddings(SEED)
+    row = dict(zip(vocab, before))
+    assert abs(cosine(row["refund"], row["return"])) < 0.5
+    assert nearest("refund", vocab, before, k=1)[0][0] != "return"
+
+
+def test_training_is_deterministic_and_leaves_global_random_alone():
+    random.seed(3)
+    expected = random.random()
+    random.seed(3)
+    first = train_embeddings(7)
+    assert random.random() == expected
+    assert train_embeddings(7) == first
+    assert train_embeddings(8) != first
+
+
+def test_trained_vocabulary_is_the_corpus_words():
+    vocab, table = train_embeddings()
+    assert vocab == sorted({w for s in CORPUS for w in s.split()})
+    assert len(table) == len(vocab) and {len(row) for row in table} == {tokembed.TRAIN_D_MODEL}
+
+
+@pytest.mark.parametrize("call, error, message", [
+    (lambda: nearest("refund my", *train_embeddings(epochs=0)), ValueError,
+     "nearest() takes one word, got 'refund my'"),
+    (lambda: nearest("Refund", ["a", "refund"], [[1], [2]]), ValueError,
+     "unknown token 'Refund' at position 0 (did you mean 'refund'?); vocabulary: a, refund"),
+    (lambda: train_embeddings(seed=1.5), TypeError, "seed must be an int, not float: 1.5"),
+])
+def test_training_helpers_reject_bad_input(call, error, message):
+    with pytest.raises(error) as caught:
+        call()
+    assert str(caught.value) == message
+
+
+def test_cli_train(capsys):
+    status, out, err = run_main(["--train"], capsys)
+    vocab, table, row = trained(SEED)
+    _, before = train_embeddings(SEED, epochs=0)
+    old = dict(zip(vocab, before))
+    assert (status, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == (f"skip-gram with negative sampling: {len(CORPUS)} sentences, "
+                        f"{len(vocab)} words, 24 numbers per word, 12 epochs, seed 42")
+    assert lines[2] == (f"refund ~ return    {cosine(old['refund'], old['return']):7.3f}"
+                        f"  {cosine(row['refund'], row['return']):6.3f}")
+    assert lines[3] == (f"refund ~ monsoon   {cosine(old['refund'], old['monsoon']):7.3f}"
+                        f"  {cosine(row['refund'], row['monsoon']):6.3f}")
+    assert lines[5].startswith("nearest to refund after:   return 0.9")
+    assert len(lines) == 6
+
+
+# --- claim: input embeddings are context-free ----------------------------------------
+
+@pytest.mark.parametrize("sentence", ["refund my order", "my order is late", "order", "late order order"])
+def test_a_tokens_row_ignores_its_neighbours(sentence):
+    table = make_table(len(VOCAB), D_MODEL)
+    rows = [row for word, row in zip(sentence.split(), lookup(table, encode(sentence))) if word == "order"]
+    assert rows and all(row == [-0.56, 0.18, 0.62, -0.99] for row in rows)
+
+
+def test_bank_has_one_trained_row_for_both_senses():
+    vocab, table = train_embeddings()
+    river, account = (lookup(table, encode(s, vocab)) for s in ("the river bank", "bank account"))
+    assert river[2] == account[0]
+
+
+# --- the padding row, as PyTorch's padding_idx -----------------------------------------
+
+@pytest.mark.parametrize("n_rows, d_model, seed, padding_idx", [(6, 4, 42, 0), (6, 4, 42, 5), (3, 2, 1, 1)])
+def test_padding_idx_zeroes_one_row_and_keeps_the_rest(n_rows, d_model, seed, padding_idx):
+    padded, plain = make_table(n_rows, d_model, seed, padding_idx), lesson_table(n_rows, d_model, seed)
+    assert padded[padding_idx] == [0.0] * d_model
+    assert [r for i, r in enumerate(padded) if i != padding_idx] == \
+           [r for i, r in enumerate(plain) if i != padding_idx]
+
+
+@pytest.mark.parametrize("padding_idx, error, message", [
+    (6, IndexError, "token ID 6 for padding_idx is out of range; valid IDs are 0 to 5"),
+    (-1, IndexError, "token ID -1 for padding_idx is out of range; valid IDs are 0 to 5"),
+    ("0", TypeError, "token ID for padding_idx must be an int, not str: '0'"),
+])
+def test_padding_idx_rejects_bad_rows(padding_idx, error, message):
+    with pytest.raises(error) as caught:
+        make_table(6, 4, padding_idx=padding_idx)
+    assert str(caught.value) == message
+
+
+def test_cli_padding_idx(capsys):
+    status, out, err = run_main(["<pad> my", "--padding-idx", "0"], capsys)
+    assert (status, out, err) == (0, "token ids: [0, 1]\n<pad>   -> row 0: [0.0, 0.0, 0.0, 0.0]\n"
+                                     "my      -> row 1: [0.47, 0.35, 0.78, -0.83]\ntable shape: 6 x 4\n", "")
+
+
 # --- command line ----------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, expected", [
@@ -227,6 +491,24 @@ CLI_ERRORS = [  # (argv, the one line on stderr)
     (["--seed", "abc"], "tokembed.py: error: argument --seed: invalid int value: 'abc'\n"),
     (["--seed", "1.5"], "tokembed.py: error: argument --seed: invalid int value: '1.5'\n"),
     (["--colour"], "tokembed.py: error: unrecognized arguments: --colour\n"),
+    (["--params", "1"], "tokembed.py: error: argument --params: expected two whole numbers "
+     "from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got 1\n"),
+    (["--params", "0", "4"], "tokembed.py: error: argument --params: expected two whole numbers "
+     "from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got 0 4\n"),
+    (["--params", "1e5", "768"], "tokembed.py: error: argument --params: expected two whole numbers "
+     "from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got 1e5 768\n"),
+    (["--params", "-5", "4"], "tokembed.py: error: argument --params: expected two whole numbers "
+     "from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got -5 4\n"),
+    (["--params", "1000000000001", "4"], "tokembed.py: error: argument --params: expected two whole "
+     "numbers from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got 1000000000001 4\n"),
+    (["--params", "6", "4", "--seed", "1"], "tokembed.py: error: --params does not take --seed\n"),
+    (["--train", "refund"], "tokembed.py: error: --train does not take TEXT\n"),
+    (["--train", "--d-model", "8"], "tokembed.py: error: --train does not take --d-model\n"),
+    (["--one-hot", "--train"], "tokembed.py: error: argument --train: not allowed with argument --one-hot\n"),
+    (["--padding-idx", "6"], "tokembed.py: error: token ID 6 for padding_idx is out of range; "
+     "valid IDs are 0 to 5\n"),
+    (["--one-hot", "my Order"], "tokembed.py: error: unknown token 'Order' at position 1 "
+     "(did you mean 'order'?); vocabulary: <pad>, my, is, refund, order, late\n"),
 ]
 
 
@@ -264,6 +546,12 @@ def test_all_names_exist():
 def test_module_doctests():
     failed, tried = doctest.testmod(tokembed)
     assert tried > 0 and failed == 0
+
+
+@pytest.mark.parametrize("argv", [[], ["--one-hot"], ["--params"], ["--train"]])
+def test_readme_shows_real_output(argv, capsys):
+    status, out, _ = run_main(argv, capsys)
+    assert status == 0 and f"```text\n{out}```" in (HERE / "README.md").read_text(encoding="utf-8")
 
 
 def test_readme_doctests():

@@ -12,12 +12,22 @@ rows are random; training moves them so that words used alike get alike rows.
 >>> lookup(table, ids)[0]
 [-0.95, -0.6, 0.3, 0.09]
 
+The lookup is the same as multiplying a one-hot vector by the table:
+
+>>> vecmat(one_hot(3, len(VOCAB)), table) == table[3]
+True
+
 Run ``python tokembed.py`` to see the lesson's output, ``--help`` for more.
 """
 
-__all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
-           "decode", "lookup", "main"]
+__all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "CORPUS", "make_table",
+           "encode", "decode", "lookup", "one_hot", "vecmat", "param_count",
+           "cosine", "context_pairs", "sgns_step", "train_embeddings",
+           "nearest", "main"]
 
+import math
+import operator
+import os
 import random
 import sys
 
@@ -27,10 +37,28 @@ SEED = 42
 TEXT = "refund my order"
 MAX_D_MODEL = 65_536  # 4x the widest real model (Llama 3.1 405B: 16,384)
 
+# A tiny corpus for train_embeddings: "refund" and "return" are used alike,
+# "monsoon" never near them; "bank" is one token in two senses.
+CORPUS = [
+    "please refund my order", "please return my order",
+    "i want to refund the shoes", "i want to return the shoes",
+    "can you refund this jacket", "can you return this jacket",
+    "they will refund the money today", "they will return the money today",
+    "heavy monsoon rain floods fields", "dark monsoon clouds bring rain",
+    "monsoon winds arrive in june", "rain falls during monsoon season",
+    "monsoon rain floods the river bank", "we walked along the river bank",
+    "i opened a bank account", "my bank account is empty",
+    "my order is late",
+]
+TRAIN_D_MODEL = 24   # numbers per trained word vector
+TRAIN_EPOCHS = 12    # passes over the corpus
+LEARNING_RATE = 0.25
+NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
+
 
 # --- the lesson, one step per function ---------------------------------------
 
-def make_table(n_rows, d_model, seed=SEED):
+def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     """Return an n_rows x d_model table of random numbers in [-1, 1].
 
     >>> make_table(2, 3, seed=7)
@@ -40,8 +68,11 @@ def make_table(n_rows, d_model, seed=SEED):
     _check_size("d_model", d_model)
     _check_int("seed", seed)
     rng = random.Random(seed)  # our own generator: the global one is untouched
-    return [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
-            for _ in range(n_rows)]
+    table = [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
+             for _ in range(n_rows)]
+    if padding_idx is not None:  # zeroed after every row is drawn, as PyTorch
+        table[_check_id(padding_idx, n_rows, " for padding_idx")] = [0.0] * d_model
+    return table
 
 
 def encode(text, vocab=VOCAB):
@@ -78,6 +109,129 @@ def lookup(table, ids):
     """
     # ID 3 is row index 3, the 4th row; list() so callers can't edit the table
     return [list(table[i]) for i in _check_ids(ids, len(table))]
+
+
+# --- the lesson's claims, made runnable --------------------------------------
+
+def one_hot(token_id, size):
+    """Return `size` zeros with a single 1 at index token_id.
+
+    >>> one_hot(3, 6)
+    [0, 0, 0, 1, 0, 0]
+    """
+    _check_id(token_id, _check_size("size", size))
+    return [1 if i == token_id else 0 for i in range(size)]
+
+
+def vecmat(vector, matrix):
+    """Multiply a row vector by a matrix: out[j] = sum of vector[k] * matrix[k][j].
+
+    >>> vecmat([1, 2], [[1, 2], [3, 4]])
+    [7.0, 10.0]
+    """
+    widths = {len(row) for row in matrix}
+    if len(widths) != 1:
+        raise ValueError(f"matrix rows must all have one length, got {sorted(widths)}")
+    if len(vector) != len(matrix):
+        raise ValueError(f"vector has {len(vector)} numbers but matrix has "
+                         f"{len(matrix)} rows; they must match")
+    return [math.fsum(v * row[j] for v, row in zip(vector, matrix))
+            for j in range(widths.pop())]
+
+
+def param_count(vocab_size, d_model):
+    """Count the numbers in a vocab_size x d_model embedding table.
+
+    >>> param_count(128_000, 4096)
+    524288000
+    """
+    return _check_size("vocab_size", vocab_size) * _check_size("d_model", d_model)
+
+
+def dot(u, v):
+    """Return the dot product, summed exactly so every Python agrees.
+
+    >>> dot([1, 2, 3], [4, 5, 6])
+    32.0
+    """
+    return math.fsum(map(operator.mul, u, v))  # sum() of floats changed in 3.12
+
+
+def cosine(u, v):
+    """Return the cosine of the angle between u and v: 1 same way, 0 unrelated.
+
+    >>> cosine([1, 0], [1, 1])
+    0.7071067811865475
+    """
+    if len(u) != len(v):
+        raise ValueError(f"vectors must have one length, got {len(u)} and {len(v)}")
+    norms = math.sqrt(dot(u, u) * dot(v, v))
+    if norms == 0:
+        raise ValueError("cosine is undefined for a zero vector")
+    return dot(u, v) / norms
+
+
+def context_pairs(sentences, vocab, window=2):
+    """List each (word ID, context ID) pair at most `window` words apart.
+
+    >>> context_pairs(["my order is"], VOCAB, window=1)
+    [(1, 4), (4, 1), (4, 2), (2, 4)]
+    """
+    pairs = []
+    for ids in (encode(sentence, vocab) for sentence in sentences):
+        for i, word in enumerate(ids):
+            pairs += [(word, ids[j]) for j in range(max(0, i - window), i + window + 1)
+                      if j != i and j < len(ids)]
+    return pairs
+
+
+def sgns_step(word, context, label, lr):
+    """Nudge both vectors so that sigmoid(word . context) moves toward label.
+
+    >>> w, c = [1.0, 0.0], [0.0, 1.0]
+    >>> sgns_step(w, c, 1, 0.5)  # label 1: a real neighbour, pull together
+    >>> w, c
+    ([1.0, 0.25], [0.25, 1.0])
+    """
+    g = lr * (label - 1 / (1 + math.exp(-dot(word, context))))
+    word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
+                           [c + g * w for w, c in zip(word, context)])
+
+
+def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS):
+    """Train word vectors by skip-gram with negative sampling; return (vocab, table).
+
+    >>> vocab, table = train_embeddings()
+    >>> nearest("refund", vocab, table, k=1)[0][0]
+    'return'
+    """
+    rng = random.Random(_check_int("seed", seed))
+    vocab = sorted({word for sentence in corpus for word in sentence.split()})
+    words, contexts = ([[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
+                        for _ in vocab] for _ in "wc")
+    pairs = context_pairs(corpus, vocab)
+    for epoch in range(_check_int("epochs", epochs)):
+        lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
+        rng.shuffle(pairs)
+        for word, context in pairs:
+            sgns_step(words[word], contexts[context], 1, lr)
+            for _ in range(NEGATIVES):  # a random word stands in for a non-neighbour
+                sgns_step(words[word], contexts[rng.randrange(len(vocab))], 0, lr)
+    return vocab, words
+
+
+def nearest(word, vocab, table, k=3):
+    """Return the k words whose rows point most nearly the way word's does.
+
+    >>> nearest("b", ["a", "b", "c"], [[1, 0], [2, 1], [0, 1]], k=2)
+    [('a', 0.8944271909999159), ('c', 0.4472135954999579)]
+    """
+    ids = _check_ids(encode(word, vocab), len(table))
+    if len(ids) != 1:
+        raise ValueError(f"nearest() takes one word, got {word!r}")
+    scores = sorted(((cosine(table[ids[0]], row), other)
+                     for other, row in zip(vocab, table) if other != word), reverse=True)
+    return [(other, score) for score, other in scores[:k]]
 
 
 # --- input checks: clear errors instead of Python's silent surprises ---------
@@ -119,6 +273,15 @@ def _hint(word, vocab):
 
 # --- command line -------------------------------------------------------------
 
+# Input-embedding sizes of well-known models: (name, vocabulary size, d_model).
+REAL_MODELS = [
+    ("GPT-2 small", 50_257, 768),    # gpt2 config.json: vocab_size, n_embd
+    ("BERT-base", 30_522, 768),      # bert-base-uncased config.json: vocab_size, hidden_size
+    ("Llama 3 8B", 128_256, 4_096),  # Meta-Llama-3-8B config.json: vocab_size, hidden_size
+]
+MAX_SIZE = 10**12  # --params sizes: far past any real model, and still fast to print
+
+
 def print_lookup(words, ids, table):
     """Print the lesson's view: the IDs, each token's row, the table's shape."""
     print("token ids:", ids)
@@ -127,35 +290,139 @@ def print_lookup(words, ids, table):
     print("table shape:", len(table), "x", len(table[0]))
 
 
+def print_one_hot(words, ids, table):
+    """Print each token's one-hot vector, its product with the table, and its row."""
+    n_rows, width = len(table), len(table[0])
+    hots = [one_hot(i, n_rows) for i in ids]
+    products = [vecmat(hot, table) for hot in hots]
+    print("token ids:", ids)
+    _print_columns([("token", "one-hot", "one-hot x table", "lookup")] + [
+        (word, str(hot), str(product), f"row {i}: {row}")
+        for word, i, hot, product, row in zip(words, ids, hots, products, lookup(table, ids))])
+    print("product equals lookup for every token:", products == lookup(table, ids))
+    for v, d in ((n_rows, width), (128_000, 4_096)):  # the lesson's table, then a real one
+        print(f"per token, {v:,} x {d:,} table: lookup reads {d:,} numbers; "
+              f"one-hot x table does {param_count(v, d):,} multiplications")
+
+
+def print_params(vocab_size, d_model):
+    """Print the table's parameter count and memory, then real models' tables."""
+    count = param_count(vocab_size, d_model)
+    print(f"embedding table: {vocab_size:,} tokens x {d_model:,} numbers = {count:,} parameters")
+    for name, size in (("fp32", 4), ("bf16/fp16", 2)):
+        print(f"  in {name} ({size} bytes a number): {_bytes(size * count)}")
+    print("input embedding tables of real models:")
+    _print_columns([("  model", "vocabulary", "d_model", "parameters", "fp32", "bf16")] + [
+        (f"  {name}", f"{v:,}", f"{d:,}", f"{param_count(v, d):,}",
+         _bytes(4 * param_count(v, d)), _bytes(2 * param_count(v, d)))
+        for name, v, d in REAL_MODELS], right=True)
+
+
+def print_training(seed):
+    """Print refund's similarities before and after training, and its neighbours."""
+    before, after = train_embeddings(seed, epochs=0), train_embeddings(seed)
+    vocab = after[0]
+    print(f"skip-gram with negative sampling: {len(CORPUS)} sentences, {len(vocab)} words, "
+          f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}")
+    print("cosine similarity   before   after")
+    for other in ("return", "monsoon"):
+        pair = [cosine(*lookup(table, encode(f"refund {other}", vocab))) for _, table in (before, after)]
+        print(f"refund ~ {other:9}  {pair[0]:6.3f}  {pair[1]:6.3f}")
+    for when, (_, table) in (("before", before), ("after", after)):
+        print(f"nearest to refund {when}:".ljust(26),
+              ", ".join(f"{word} {score:.3f}" for word, score in nearest("refund", vocab, table)))
+
+
+def _print_columns(rows, right=False):
+    """Print rows of strings as aligned columns (numbers right-aligned if asked)."""
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    for row in rows:
+        cells = [cell.rjust(w) if right and k else cell.ljust(w)
+                 for k, (cell, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip())
+
+
+def _bytes(n):
+    """Write a byte count in bytes, kB, MB, GB or TB (powers of 1,000)."""
+    if n < 1000:
+        return f"{n} bytes"
+    for unit in ("kB", "MB", "GB", "TB"):
+        n /= 1000
+        if n < 1000 or unit == "TB":
+            return f"{n:,.1f} {unit}"
+
+
 def main(argv=None):
     """Run the lesson from the command line; return the exit status."""
+    args = _parse_args(argv)
+    try:
+        if args.params is not None:
+            print_params(*args.params)
+        elif args.train:
+            print_training(SEED if args.seed is None else args.seed)
+        else:
+            text = TEXT if args.text is None else args.text
+            ids = encode(text)
+            table = make_table(len(VOCAB), args.d_model or D_MODEL,
+                               SEED if args.seed is None else args.seed, args.padding_idx)
+            view = print_one_hot if args.one_hot else print_lookup
+            view(text.split(), ids, table)
+        sys.stdout.flush()  # a closed pipe shows up here, not at exit
+    except (ValueError, IndexError) as error:
+        return _fail(str(error))
+    except BrokenPipeError:  # piped into `head`, say: stop quietly, no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    return 0
+
+
+def _parse_args(argv):
+    """Read the command line; on bad flags, exit 2 with one line on stderr."""
     import argparse  # here, not at the top: it doubles the start-up time
     parser = argparse.ArgumentParser(
         prog="tokembed.py",
-        description="Turn text into token IDs, then into rows of an "
-                    "embedding table, as the lesson does.")
-    parser.add_argument("text", nargs="*", default=[TEXT],
-                        help=f"words from the vocabulary, quoted or not "
-                             f"(default: {TEXT}); vocabulary: {', '.join(VOCAB)}")
-    parser.add_argument("--seed", type=int, default=SEED,
-                        help=f"seed for the random table (default: {SEED})")
-    parser.add_argument("--d-model", type=int, default=D_MODEL,
-                        help=f"numbers per row, 1 to {MAX_D_MODEL:,} "
-                             f"(default: {D_MODEL})")
-    # one line on stderr, exit status 2: no usage dump, no traceback
-    parser.error = lambda message: sys.exit(_fail(message))
+        description="Turn text into token IDs, then into rows of an embedding "
+                    "table, as the lesson does. With no flags: the lesson's output.")
+    parser.add_argument("text", nargs="*",
+                        help=f"words from the vocabulary, quoted or not (default: {TEXT}); "
+                             f"vocabulary: {', '.join(VOCAB)}")
+    parser.add_argument("--seed", type=int, help=f"seed for the random table (default: {SEED})")
+    parser.add_argument("--d-model", type=int,
+                        help=f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})")
+    parser.add_argument("--padding-idx", type=int, metavar="ID",
+                        help="zero this row after drawing them all, as PyTorch's padding_idx does")
+    views = parser.add_mutually_exclusive_group()
+    views.add_argument("--one-hot", action="store_true",
+                       help="show that one-hot x table gives the same rows as the lookup")
+    views.add_argument("--params", nargs="*", metavar="N",
+                       help="count the table's parameters: no sizes for the lesson's "
+                            "128,000 x 4,096, or VOCAB_SIZE D_MODEL")
+    views.add_argument("--train", action="store_true",
+                       help="train word vectors and show refund ~ return before and after")
+    parser.error = lambda message: sys.exit(_fail(message))  # no usage dump
     args = parser.parse_args(argv)
-    text = " ".join(args.text)
-    if not 1 <= args.d_model <= MAX_D_MODEL:
-        return _fail(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
-                     f"got {args.d_model}")
-    try:
-        ids = encode(text)
-    except ValueError as error:
-        return _fail(str(error))
-    print_lookup(text.split(), ids,
-                 make_table(len(VOCAB), args.d_model, args.seed))
-    return 0
+    args.text = " ".join(args.text) if args.text else None  # no words: None, not []
+    if args.d_model is not None and not 1 <= args.d_model <= MAX_D_MODEL:
+        parser.error(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, got {args.d_model}")
+    if args.params is not None:
+        args.params = _sizes(args.params, parser)
+    for view, allowed in (("params", ()), ("train", ("seed",))):
+        extras = [name for name in ("text", "seed", "d_model", "padding_idx")
+                  if getattr(args, name) is not None and name not in allowed]
+        if getattr(args, view) not in (None, False) and extras:
+            parser.error(f"--{view} does not take " + ", ".join(
+                "TEXT" if name == "text" else "--" + name.replace("_", "-") for name in extras))
+    return args
+
+
+def _sizes(values, parser):
+    """Check --params' sizes: none (the lesson's figure) or two whole numbers."""
+    if not values:
+        return 128_000, 4_096
+    if len(values) != 2 or not all(v.isdigit() and 1 <= int(v) <= MAX_SIZE for v in values):
+        parser.error(f"argument --params: expected two whole numbers from 1 to {MAX_SIZE:,} "
+                     f"(VOCAB_SIZE D_MODEL), got {' '.join(values) or 'nothing'}")
+    return int(values[0]), int(values[1])
 
 
 def _fail(message):
