@@ -6,6 +6,7 @@ own recipe (``lesson_table``), never from tokembed itself.
 """
 
 import doctest
+import os
 import pathlib
 import random
 import subprocess
@@ -13,10 +14,12 @@ import sys
 
 import pytest
 
+import xml.etree.ElementTree as ElementTree
+
 import tokembed
 from tokembed import (VOCAB, D_MODEL, SEED, CORPUS, make_table, encode, decode, lookup,
                       one_hot, vecmat, param_count, cosine, context_pairs, sgns_step,
-                      train_embeddings, nearest, main)
+                      train_embeddings, nearest, colour, svg_figure, write_svg, main)
 
 HERE = pathlib.Path(__file__).resolve().parent
 LESSON_OUTPUT = (
@@ -452,6 +455,132 @@ def test_cli_padding_idx(capsys):
                                      "my      -> row 1: [0.47, 0.35, 0.78, -0.83]\ntable shape: 6 x 4\n", "")
 
 
+# --- the whole table, as text and as a figure -------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parse_svg(path):
+    return ElementTree.parse(str(path)).getroot()
+
+
+def test_cli_table_shows_every_row(capsys):
+    assert run_main(["--table", "my order order"], capsys) == (0, (
+        "token ids: [1, 4, 4]\n"
+        "id  token   row                           looked up\n"
+        "0   <pad>   [ 0.28, -0.95, -0.45, -0.55]\n"
+        "1   my      [ 0.47,  0.35,  0.78, -0.83]  <- position 0\n"
+        "2   is      [-0.16, -0.94, -0.56,  0.01]\n"
+        "3   refund  [-0.95, -0.60,  0.30,  0.09]\n"
+        "4   order   [-0.56,  0.18,  0.62, -0.99]  <- positions 1, 2\n"
+        "5   late    [ 0.61,  0.40, -0.32, -0.69]\n"
+        "table shape: 6 x 4\n"), "")
+
+
+@pytest.mark.parametrize("argv", [["--table"], ["--table", "--d-model", "9", "--seed", "5", "late"]])
+def test_cli_table_rows_are_the_tables_rows(argv, capsys):
+    status, out, _ = run_main(argv, capsys)
+    d_model, seed = (9, 5) if "--d-model" in argv else (4, 42)
+    rows = [line.split("[")[1].split("]")[0] for line in out.splitlines()[2:-1]]
+    assert status == 0 and len(rows) == len(VOCAB)
+    assert [[float(x) for x in row.split(",")] for row in rows] == lesson_table(6, d_model, seed)
+
+
+@pytest.mark.parametrize("value, expected", [
+    (-1, "#542788"), (0, "#f7f7f7"), (1, "#b35806"), (-0.5, "#a68fc0"), (2, "#b35806"), (-0.0, "#f7f7f7"),
+])
+def test_colour_scale(value, expected):
+    assert colour(value) == expected
+
+
+@pytest.mark.parametrize("argv, n_rows, d_model, seed, ids", [
+    (["--svg"], 6, 4, 42, [3, 1, 4]),
+    (["my order is late", "--d-model", "8", "--seed", "7", "--svg"], 6, 8, 7, [1, 4, 2, 5]),
+    (["<pad> <pad>", "--padding-idx", "0", "--svg"], 6, 4, 42, [0, 0]),
+])
+def test_cli_svg_draws_the_table(argv, n_rows, d_model, seed, ids, tmp_path, capsys):
+    path = tmp_path / "table.svg"
+    status, out, err = run_main(argv + [str(path)], capsys)
+    _, usual, _ = run_main([a for a in argv if a != "--svg"], capsys)
+    assert (status, out, err) == (0, usual, "")  # the usual output, unchanged
+    root = parse_svg(path)
+    table = lesson_table(n_rows, d_model, seed)
+    if "--padding-idx" in argv:
+        table[0] = [0.0] * d_model
+    cells = root.findall(f".//{SVG}rect[@class='cell']")
+    assert [(int(c.get("data-row")), float(c.get("data-value"))) for c in cells] == \
+           [(i, x) for i, row in enumerate(table) for x in row]
+    shown = [t.text for t in root.iter(f"{SVG}text")]
+    assert all(f"{x:.2f}" in shown for row in table for x in row)
+    assert sorted(int(r.get("data-row")) for r in root.findall(f".//{SVG}rect[@class='lookup']")) == sorted(set(ids))
+    assert [int(a.get("data-row")) for a in root.findall(f".//{SVG}line[@class='arrow']")] == ids
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+    assert root.find(f"{SVG}title").text == f"Embedding table: {n_rows} tokens x {d_model} numbers"
+    assert f"token IDs {ids}" in root.find(f"{SVG}desc").text
+
+
+def test_svg_escapes_pad(tmp_path):
+    path = tmp_path / "pad.svg"
+    write_svg(str(path), svg_figure(make_table(6, 4), "<pad> my"))
+    raw = path.read_text(encoding="utf-8")
+    assert "&lt;pad&gt;" in raw and "<pad>" not in raw
+    texts = [t.text for t in parse_svg(path).iter(f"{SVG}text")]
+    assert "<pad>" in texts and "<pad> \u2192 0" in texts
+
+
+def test_svg_figure_checks_its_input():
+    with pytest.raises(ValueError, match="^table has 2 rows but vocabulary has 6 tokens$"):
+        svg_figure(make_table(2, 4), "my")
+    with pytest.raises(ValueError, match="^unknown token 'shoes' at position 0; "):
+        svg_figure(make_table(6, 4), "shoes")
+
+
+def folder_listing(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+@pytest.mark.parametrize("where, message", [
+    ("missing/table.svg", "no such file or directory"),
+    (".", "is a folder, not a file"),
+])
+def test_cli_svg_bad_paths(where, message, tmp_path, capsys):
+    path = tmp_path / where
+    status, out, err = run_main(["--svg", str(path)], capsys)
+    assert (status, out, err) == (2, "", f"tokembed.py: error: cannot write the figure to {str(path)!r}: {message}\n")
+    assert folder_listing(tmp_path) == []
+
+
+def test_cli_svg_without_permission(tmp_path, capsys, monkeypatch):
+    """Root ignores file modes, so the refusal is simulated where it would happen."""
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    path = tmp_path / "table.svg"
+    assert run_main(["--svg", str(path)], capsys) == (
+        2, "", f"tokembed.py: error: cannot write the figure to {str(path)!r}: permission denied\n")
+    assert folder_listing(tmp_path) == []
+
+
+def test_write_svg_leaves_nothing_half_written(tmp_path, monkeypatch):
+    path = tmp_path / "table.svg"
+    path.write_text("old figure", encoding="utf-8")
+    def fail(*args):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError):
+        write_svg(str(path), "<svg/>")
+    assert folder_listing(tmp_path) == ["table.svg"]
+    assert path.read_text(encoding="utf-8") == "old figure"
+
+
+def test_cli_svg_as_a_learner_sees_it(tmp_path):
+    path = tmp_path / "table.svg"
+    assert run_script("--svg", str(path)) == (0, LESSON_OUTPUT, b"")
+    assert path.read_bytes().startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
+    assert oct(path.stat().st_mode & 0o777) == "0o644"
+    assert run_script("--svg", str(tmp_path / "no" / "x.svg"))[:2] == (2, b"")
+
+
 # --- command line ----------------------------------------------------------------
 
 @pytest.mark.parametrize("argv, expected", [
@@ -504,6 +633,8 @@ CLI_ERRORS = [  # (argv, the one line on stderr)
     (["--params", "6", "4", "--seed", "1"], "tokembed.py: error: --params does not take --seed\n"),
     (["--train", "refund"], "tokembed.py: error: --train does not take TEXT\n"),
     (["--train", "--d-model", "8"], "tokembed.py: error: --train does not take --d-model\n"),
+    (["--train", "--svg", "x.svg"], "tokembed.py: error: --train does not take --svg\n"),
+    (["--table", "--one-hot"], "tokembed.py: error: argument --one-hot: not allowed with argument --table\n"),
     (["--one-hot", "--train"], "tokembed.py: error: argument --train: not allowed with argument --one-hot\n"),
     (["--padding-idx", "6"], "tokembed.py: error: token ID 6 for padding_idx is out of range; "
      "valid IDs are 0 to 5\n"),
@@ -548,7 +679,7 @@ def test_module_doctests():
     assert tried > 0 and failed == 0
 
 
-@pytest.mark.parametrize("argv", [[], ["--one-hot"], ["--params"], ["--train"]])
+@pytest.mark.parametrize("argv", [[], ["--one-hot"], ["--params"], ["--train"], ["--table", "my order order"]])
 def test_readme_shows_real_output(argv, capsys):
     status, out, _ = run_main(argv, capsys)
     assert status == 0 and f"```text\n{out}```" in (HERE / "README.md").read_text(encoding="utf-8")

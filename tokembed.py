@@ -22,8 +22,8 @@ Run ``python tokembed.py`` to see the lesson's output, ``--help`` for more.
 
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "CORPUS", "make_table",
            "encode", "decode", "lookup", "one_hot", "vecmat", "param_count",
-           "cosine", "context_pairs", "sgns_step", "train_embeddings",
-           "nearest", "main"]
+           "dot", "cosine", "context_pairs", "sgns_step", "train_embeddings",
+           "nearest", "colour", "svg_figure", "write_svg", "main"]
 
 import math
 import operator
@@ -271,7 +271,7 @@ def _hint(word, vocab):
     return f" (did you mean {guess!r}?)" if guess in vocab else ""
 
 
-# --- command line -------------------------------------------------------------
+# --- views: the command line, the table, the figure ---------------------------
 
 # Input-embedding sizes of well-known models: (name, vocabulary size, d_model).
 REAL_MODELS = [
@@ -280,6 +280,7 @@ REAL_MODELS = [
     ("Llama 3 8B", 128_256, 4_096),  # Meta-Llama-3-8B config.json: vocab_size, hidden_size
 ]
 MAX_SIZE = 10**12  # --params sizes: far past any real model, and still fast to print
+CELL_W, CELL_H, LEFT, TOP = 64, 32, 300, 100  # the figure's grid, in pixels
 
 
 def print_lookup(words, ids, table):
@@ -333,6 +334,135 @@ def print_training(seed):
               ", ".join(f"{word} {score:.3f}" for word, score in nearest("refund", vocab, table)))
 
 
+def print_table(words, ids, table):
+    """Print every row of the table with its ID, marking the rows the text looks up."""
+    print("token ids:", ids)
+    _print_columns([("id", "token", "row", "looked up")] + [
+        (str(i), VOCAB[i], "[" + ", ".join(f"{x:5.2f}" for x in row) + "]",
+         _positions([p for p, j in enumerate(ids) if j == i]))
+        for i, row in enumerate(table)])
+    print("table shape:", len(table), "x", len(table[0]))
+
+
+def _positions(found):
+    """Describe where a row is looked up: '', '<- position 2' or '<- positions 1, 3'."""
+    if not found:
+        return ""
+    return f"<- position{'s' if len(found) > 1 else ''} " + ", ".join(map(str, found))
+
+
+def colour(value):
+    """Map -1..1 onto a purple-white-orange scale, safe for colour-blind readers.
+
+    >>> colour(-1), colour(0), colour(0.5), colour(1)
+    ('#542788', '#f7f7f7', '#d5a87e', '#b35806')
+    """
+    end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)  # ColorBrewer PuOr
+    t = min(abs(value), 1.0)
+    return "#" + "".join(f"{round(0xF7 + t * (e - 0xF7)):02x}" for e in end)
+
+
+def svg_figure(table, text, vocab=VOCAB):
+    """Draw the table as a heatmap, with the text's tokens pointing at their rows.
+
+    >>> svg_figure(make_table(6, 4), "refund my order").count('class="cell"')
+    24
+    """
+    ids = encode(text, vocab)
+    if len(table) != len(vocab):
+        raise ValueError(f"table has {len(table)} rows but vocabulary has {len(vocab)} tokens")
+    width, height = LEFT + max(len(table[0]) * CELL_W, 260) + 20, TOP + max(len(table), len(ids)) * CELL_H + 100
+    title = f"Embedding table: {len(table)} tokens x {len(table[0])} numbers"
+    desc = (f'The text "{text}" becomes token IDs {ids}, and each ID selects one row, '
+            f"highlighted. " + " ".join(f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
+                                        for i, row in enumerate(table)))
+    return "\n".join([_svg_open(width, height, title, desc),
+                      f'<text x="20" y="62">"{_xml(text)}" \u2192 token IDs {ids} \u2192 '
+                      f"one row of the table per token</text>",
+                      *_svg_rows(table, vocab, ids), *_svg_pipeline(text.split(), ids),
+                      *_svg_legend(height - 70), "</svg>", ""])
+
+
+def _svg_open(width, height, title, desc):
+    """Open the SVG: size, viewBox, accessible title and description, arrowhead."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+            f'width="{width}" height="{height}" role="img" aria-labelledby="title desc" '
+            f'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">\n'
+            f'<title id="title">{_xml(title)}</title>\n<desc id="desc">{_xml(desc)}</desc>\n'
+            f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" '
+            f'markerHeight="8" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>\n'
+            f'<rect width="100%" height="100%" fill="#ffffff"/>\n'
+            f'<text x="20" y="34" font-size="20" font-weight="bold">{_xml(title)}</text>')
+
+
+def _svg_rows(table, vocab, ids):
+    """Yield each row: its ID and token, its coloured cells, an outline if looked up."""
+    yield (f'<text x="{LEFT - 50}" y="{TOP - 12}" text-anchor="end" font-weight="bold">token</text>'
+           f'<text x="{LEFT - 10}" y="{TOP - 12}" text-anchor="end" font-weight="bold">ID</text>')
+    for i, row in enumerate(table):
+        y, weight = TOP + i * CELL_H, "bold" if i in ids else "normal"
+        yield (f'<text x="{LEFT - 50}" y="{y + 21}" text-anchor="end" font-weight="{weight}">'
+               f'{_xml(vocab[i])}</text><text x="{LEFT - 10}" y="{y + 21}" text-anchor="end" '
+               f'font-weight="{weight}">{i}</text>')
+        for j, value in enumerate(row):
+            x, ink = LEFT + j * CELL_W, "#ffffff" if _is_dark(colour(value)) else "#111111"
+            yield (f'<rect class="cell" x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" '
+                   f'fill="{colour(value)}" data-row="{i}" data-value="{value}"/><text x="{x + CELL_W // 2}" '
+                   f'y="{y + 21}" text-anchor="middle" fill="{ink}">{value:.2f}</text>')
+        if i in ids:
+            yield (f'<rect class="lookup" x="{LEFT}" y="{y}" width="{len(row) * CELL_W}" '
+                   f'height="{CELL_H}" fill="none" stroke="#000000" stroke-width="4" data-row="{i}"/>')
+
+
+def _is_dark(hex_colour):
+    """Tell whether white text reads better than black on this colour."""
+    red, green, blue = (int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue < 128  # Rec. 709 luma weights
+
+
+def _svg_pipeline(words, ids):
+    """Yield the text's tokens down the left, each with its ID and an arrow to its row."""
+    yield f'<text x="20" y="{TOP - 12}" font-weight="bold">text \u2192 ID</text>'
+    for k, (word, i) in enumerate(zip(words, ids)):
+        y = TOP + k * CELL_H
+        yield (f'<text x="20" y="{y + 21}">{_xml(word)} \u2192 {i}</text>'
+               f'<line class="arrow" x1="{20 + 9 * (len(word) + 6)}" y1="{y + 16}" x2="{LEFT - 130}" '
+               f'y2="{TOP + i * CELL_H + 16}" stroke="#333333" stroke-width="1.5" '
+               f'marker-end="url(#arrow)" data-row="{i}"/>')
+
+
+def _svg_legend(y):
+    """Yield the colour scale from -1 to 1, with its ticks and a caption."""
+    stops = "".join(f'<stop offset="{k * 25}%" stop-color="{colour(k / 2 - 1)}"/>' for k in range(5))
+    yield (f'<defs><linearGradient id="scale">{stops}</linearGradient></defs>'
+           f'<text x="20" y="{y + 12}">colour scale</text>'
+           f'<rect x="{LEFT}" y="{y}" width="240" height="14" fill="url(#scale)" stroke="#333333"/>')
+    for label, dx in (("-1 purple", 0), ("0 white", 120), ("+1 orange", 240)):
+        yield f'<text x="{LEFT + dx}" y="{y + 32}" text-anchor="middle">{label}</text>'
+    yield f'<text x="20" y="{y + 56}">thick outline: a row the text looks up</text>'
+
+
+def write_svg(path, svg):
+    """Write the SVG whole or not at all: to a temporary file, then renamed."""
+    import errno, tempfile  # here: only --svg needs them
+    if os.path.isdir(path):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", path)
+    handle, temporary = tempfile.mkstemp(suffix=".svg", dir=os.path.dirname(path) or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(svg)
+        os.chmod(temporary, 0o644)  # mkstemp makes it private; a figure is for sharing
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _xml(text):
+    """Escape text for SVG, so that '<pad>' shows as <pad>."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
 def _print_columns(rows, right=False):
     """Print rows of strings as aligned columns (numbers right-aligned if asked)."""
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
@@ -365,7 +495,9 @@ def main(argv=None):
             ids = encode(text)
             table = make_table(len(VOCAB), args.d_model or D_MODEL,
                                SEED if args.seed is None else args.seed, args.padding_idx)
-            view = print_one_hot if args.one_hot else print_lookup
+            if args.svg:
+                write_svg(args.svg, svg_figure(table, text))
+            view = print_one_hot if args.one_hot else print_table if args.table else print_lookup
             view(text.split(), ids, table)
         sys.stdout.flush()  # a closed pipe shows up here, not at exit
     except (ValueError, IndexError) as error:
@@ -373,6 +505,8 @@ def main(argv=None):
     except BrokenPipeError:  # piped into `head`, say: stop quietly, no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except OSError as error:  # --svg: a missing folder, a folder, no permission
+        return _fail(f"cannot write the figure to {args.svg!r}: {error.strerror.lower()}")
     return 0
 
 
@@ -399,6 +533,10 @@ def _parse_args(argv):
                             "128,000 x 4,096, or VOCAB_SIZE D_MODEL")
     views.add_argument("--train", action="store_true",
                        help="train word vectors and show refund ~ return before and after")
+    views.add_argument("--table", action="store_true",
+                       help="print every row of the table, marking the rows the text looks up")
+    parser.add_argument("--svg", metavar="PATH",
+                        help="also draw the table as a heatmap into this SVG file")
     parser.error = lambda message: sys.exit(_fail(message))  # no usage dump
     args = parser.parse_args(argv)
     args.text = " ".join(args.text) if args.text else None  # no words: None, not []
@@ -407,7 +545,7 @@ def _parse_args(argv):
     if args.params is not None:
         args.params = _sizes(args.params, parser)
     for view, allowed in (("params", ()), ("train", ("seed",))):
-        extras = [name for name in ("text", "seed", "d_model", "padding_idx")
+        extras = [name for name in ("text", "seed", "d_model", "padding_idx", "svg")
                   if getattr(args, name) is not None and name not in allowed]
         if getattr(args, view) not in (None, False) and extras:
             parser.error(f"--{view} does not take " + ", ".join(
