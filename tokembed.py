@@ -55,6 +55,15 @@ TRAIN_EPOCHS = 12    # passes over the corpus
 LEARNING_RATE = 0.25
 NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
 
+# Input-embedding sizes of well-known models: (name, vocabulary size, d_model).
+REAL_MODELS = [
+    ("GPT-2 small", 50_257, 768),    # gpt2 config.json: vocab_size, n_embd
+    ("BERT-base", 30_522, 768),      # bert-base-uncased config.json: vocab_size, hidden_size
+    ("Llama 3 8B", 128_256, 4_096),  # Meta-Llama-3-8B config.json: vocab_size, hidden_size
+]
+MAX_SIZE = 10**12  # --params sizes: far past any real model, and still fast to print
+CELL_W, CELL_H, LEFT, TOP = 64, 32, 300, 100  # the figure's grid, in pixels
+
 
 # --- the lesson, one step per function ---------------------------------------
 
@@ -207,8 +216,9 @@ def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS):
     """
     rng = random.Random(_check_int("seed", seed))
     vocab = sorted({word for sentence in corpus for word in sentence.split()})
-    words, contexts = ([[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
-                        for _ in vocab] for _ in "wc")
+    # each word gets two vectors: as a word and as a context; both start tiny and random
+    words = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)] for _ in vocab]
+    contexts = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)] for _ in vocab]
     pairs = context_pairs(corpus, vocab)
     for epoch in range(_check_int("epochs", epochs)):
         lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
@@ -234,7 +244,7 @@ def nearest(word, vocab, table, k=3):
     return [(other, score) for score, other in scores[:k]]
 
 
-# --- input checks: clear errors instead of Python's silent surprises ---------
+# Input checks: clear errors instead of Python's silent surprises.
 
 def _check_int(name, value):
     if isinstance(value, bool) or not isinstance(value, int):
@@ -273,16 +283,6 @@ def _hint(word, vocab):
 
 # --- views: the command line, the table, the figure ---------------------------
 
-# Input-embedding sizes of well-known models: (name, vocabulary size, d_model).
-REAL_MODELS = [
-    ("GPT-2 small", 50_257, 768),    # gpt2 config.json: vocab_size, n_embd
-    ("BERT-base", 30_522, 768),      # bert-base-uncased config.json: vocab_size, hidden_size
-    ("Llama 3 8B", 128_256, 4_096),  # Meta-Llama-3-8B config.json: vocab_size, hidden_size
-]
-MAX_SIZE = 10**12  # --params sizes: far past any real model, and still fast to print
-CELL_W, CELL_H, LEFT, TOP = 64, 32, 300, 100  # the figure's grid, in pixels
-
-
 def print_lookup(words, ids, table):
     """Print the lesson's view: the IDs, each token's row, the table's shape."""
     print("token ids:", ids)
@@ -295,12 +295,12 @@ def print_one_hot(words, ids, table):
     """Print each token's one-hot vector, its product with the table, and its row."""
     n_rows, width = len(table), len(table[0])
     hots = [one_hot(i, n_rows) for i in ids]
-    products = [vecmat(hot, table) for hot in hots]
+    products, rows = [vecmat(hot, table) for hot in hots], lookup(table, ids)
     print("token ids:", ids)
     _print_columns([("token", "one-hot", "one-hot x table", "lookup")] + [
         (word, str(hot), str(product), f"row {i}: {row}")
-        for word, i, hot, product, row in zip(words, ids, hots, products, lookup(table, ids))])
-    print("product equals lookup for every token:", products == lookup(table, ids))
+        for word, i, hot, product, row in zip(words, ids, hots, products, rows)])
+    print("product equals lookup for every token:", products == rows)
     for v, d in ((n_rows, width), (128_000, 4_096)):  # the lesson's table, then a real one
         print(f"per token, {v:,} x {d:,} table: lookup reads {d:,} numbers; "
               f"one-hot x table does {param_count(v, d):,} multiplications")
@@ -371,7 +371,8 @@ def svg_figure(table, text, vocab=VOCAB):
     ids = encode(text, vocab)
     if len(table) != len(vocab):
         raise ValueError(f"table has {len(table)} rows but vocabulary has {len(vocab)} tokens")
-    width, height = LEFT + max(len(table[0]) * CELL_W, 260) + 20, TOP + max(len(table), len(ids)) * CELL_H + 100
+    width = LEFT + max(len(table[0]) * CELL_W, 260) + 20  # room for the legend
+    height = TOP + max(len(table), len(ids)) * CELL_H + 100
     title = f"Embedding table: {len(table)} tokens x {len(table[0])} numbers"
     desc = (f'The text "{text}" becomes token IDs {ids}, and each ID selects one row, '
             f"highlighted. " + " ".join(f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
@@ -444,7 +445,8 @@ def _svg_legend(y):
 
 def write_svg(path, svg):
     """Write the SVG whole or not at all: to a temporary file, then renamed."""
-    import errno, tempfile  # here: only --svg needs them
+    import errno  # here, not at the top: only --svg needs them
+    import tempfile
     if os.path.isdir(path):
         raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", path)
     handle, temporary = tempfile.mkstemp(suffix=".svg", dir=os.path.dirname(path) or ".")
@@ -485,18 +487,18 @@ def _bytes(n):
 def main(argv=None):
     """Run the lesson from the command line; return the exit status."""
     args = _parse_args(argv)
+    seed = SEED if args.seed is None else args.seed
     try:
         if args.params is not None:
             print_params(*args.params)
         elif args.train:
-            print_training(SEED if args.seed is None else args.seed)
+            print_training(seed)
         else:
             text = TEXT if args.text is None else args.text
             ids = encode(text)
-            table = make_table(len(VOCAB), args.d_model or D_MODEL,
-                               SEED if args.seed is None else args.seed, args.padding_idx)
+            table = make_table(len(VOCAB), args.d_model or D_MODEL, seed, args.padding_idx)
             if args.svg:
-                write_svg(args.svg, svg_figure(table, text))
+                _save_figure(args.svg, svg_figure(table, text))
             view = print_one_hot if args.one_hot else print_table if args.table else print_lookup
             view(text.split(), ids, table)
         sys.stdout.flush()  # a closed pipe shows up here, not at exit
@@ -505,9 +507,16 @@ def main(argv=None):
     except BrokenPipeError:  # piped into `head`, say: stop quietly, no traceback
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
-    except OSError as error:  # --svg: a missing folder, a folder, no permission
-        return _fail(f"cannot write the figure to {args.svg!r}: {error.strerror.lower()}")
     return 0
+
+
+def _save_figure(path, svg):
+    """Write the figure, turning a missing folder or a refusal into a ValueError."""
+    try:
+        write_svg(path, svg)
+    except OSError as error:
+        reason = (error.strerror or str(error)).lower()
+        raise ValueError(f"cannot write the figure to {path!r}: {reason}") from None
 
 
 def _parse_args(argv):
@@ -557,7 +566,8 @@ def _sizes(values, parser):
     """Check --params' sizes: none (the lesson's figure) or two whole numbers."""
     if not values:
         return 128_000, 4_096
-    if len(values) != 2 or not all(v.isdigit() and 1 <= int(v) <= MAX_SIZE for v in values):
+    if len(values) != 2 or not all(v.isdecimal() and len(v) <= 13 and 1 <= int(v) <= MAX_SIZE
+                                   for v in values):
         parser.error(f"argument --params: expected two whole numbers from 1 to {MAX_SIZE:,} "
                      f"(VOCAB_SIZE D_MODEL), got {' '.join(values) or 'nothing'}")
     return int(values[0]), int(values[1])
