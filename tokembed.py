@@ -519,8 +519,8 @@ def _save_figure(path, svg):
         raise ValueError(f"cannot write the figure to {path!r}: {reason}") from None
 
 
-def _parse_args(argv):
-    """Read the command line; on bad flags, exit 2 with one line on stderr."""
+def _parser():
+    """Describe the command line: the text, the table's settings, the views."""
     import argparse  # here, not at the top: it doubles the start-up time
     parser = argparse.ArgumentParser(
         prog="tokembed.py",
@@ -547,6 +547,12 @@ def _parse_args(argv):
     parser.add_argument("--svg", metavar="PATH",
                         help="also draw the table as a heatmap into this SVG file")
     parser.error = lambda message: sys.exit(_fail(message))  # no usage dump
+    return parser
+
+
+def _parse_args(argv):
+    """Read the command line; on a bad flag, exit 2 with one line on stderr."""
+    parser = _parser()
     args = parser.parse_args(argv)
     args.text = " ".join(args.text) if args.text else None  # no words: None, not []
     if args.d_model is not None and not 1 <= args.d_model <= MAX_D_MODEL:
