@@ -1,8 +1,9 @@
 """Tests for tokembed: the lesson's output byte for byte, then every step.
 
-The golden bytes below are copied from the lesson's printed output; every
-other expected value is either from the lesson or derived from the lesson's
-own recipe (``lesson_table``), never from tokembed itself.
+The golden bytes below are copied from the lesson's printed output. Other
+expected values come from the lesson, from the lesson's own recipe
+(``lesson_table``), or are worked out by hand in the tables; only the
+training view is checked against tokembed's own, separately tested, pieces.
 """
 
 import doctest
@@ -11,10 +12,9 @@ import pathlib
 import random
 import subprocess
 import sys
+import xml.etree.ElementTree as ElementTree
 
 import pytest
-
-import xml.etree.ElementTree as ElementTree
 
 import tokembed
 from tokembed import (VOCAB, D_MODEL, SEED, CORPUS, make_table, encode, decode, lookup,
@@ -348,9 +348,9 @@ def trained(seed):
     return vocab, table, row
 
 
-# The default seed and 24 others. Checked beyond the suite: seeds 0-499 and
-# 1000-1499 all pass too (worst: refund~return 0.962, refund~monsoon 0.201).
-@pytest.mark.parametrize("seed", [SEED] + list(range(0, 1000, 42)))
+# The default seed and 25 others. Checked once outside the suite, seeds 0 to
+# 1,499 all pass (worst: refund~return 0.958, refund~monsoon 0.291).
+@pytest.mark.parametrize("seed", [SEED] + list(range(0, 1000, 40)))
 def test_training_makes_refund_and_return_alike(seed):
     vocab, table, row = trained(seed)
     assert cosine(row["refund"], row["return"]) >= 0.9
@@ -651,6 +651,23 @@ def test_cli_errors_in_process(argv, stderr, capsys):
 @pytest.mark.parametrize("argv, stderr", CLI_ERRORS[:2] + CLI_ERRORS[4:5])
 def test_cli_errors_as_a_learner_sees_them(argv, stderr):
     assert run_script(*argv) == (2, b"", stderr.encode())
+
+
+def test_cli_checks_survive_python_O():
+    """Input checks are real code, not asserts, so -O cannot strip them."""
+    done = subprocess.run([sys.executable, "-O", "tokembed.py", "--d-model", "0"],
+                          capture_output=True, cwd=HERE, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr == b"tokembed.py: error: argument --d-model: must be 1 to 65,536, got 0\n"
+
+
+def test_cli_into_a_closed_pipe_stops_quietly():
+    """`python tokembed.py --params | head -0`: no traceback, exit status 1."""
+    child = subprocess.Popen([sys.executable, "tokembed.py", "--params"], cwd=HERE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # the reader is gone before the first line is written
+    assert (child.stderr.read(), child.wait(timeout=60)) == (b"", 1)
+    child.stderr.close()
 
 
 def test_cli_help(capsys):
