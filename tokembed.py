@@ -35,7 +35,8 @@ VOCAB = ["<pad>", "my", "is", "refund", "order", "late"]
 D_MODEL = 4
 SEED = 42
 TEXT = "refund my order"
-MAX_D_MODEL = 65_536  # 4x the widest real model (Llama 3.1 405B: 16,384)
+# 4x a very wide real model: meta-llama/Llama-3.1-405B config.json, hidden_size 16384
+MAX_D_MODEL = 65_536
 
 # A tiny corpus for train_embeddings: "refund" and "return" are used alike,
 # "monsoon" never near them; "bank" is one token in two senses.
@@ -55,11 +56,12 @@ TRAIN_EPOCHS = 12    # passes over the corpus
 LEARNING_RATE = 0.25
 NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
 
-# Input-embedding sizes of well-known models: (name, vocabulary size, d_model).
+# Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
+# each from the model's config.json on the Hugging Face Hub.
 REAL_MODELS = [
-    ("GPT-2 small", 50_257, 768),    # gpt2 config.json: vocab_size, n_embd
-    ("BERT-base", 30_522, 768),      # bert-base-uncased config.json: vocab_size, hidden_size
-    ("Llama 3 8B", 128_256, 4_096),  # Meta-Llama-3-8B config.json: vocab_size, hidden_size
+    ("GPT-2 small", 50_257, 768),    # openai-community/gpt2: vocab_size, n_embd
+    ("BERT-base", 30_522, 768),      # google-bert/bert-base-uncased: vocab_size, hidden_size
+    ("Llama 3 8B", 128_256, 4_096),  # meta-llama/Meta-Llama-3-8B: vocab_size, hidden_size
 ]
 MAX_SIZE = 10**12  # --params sizes: far past any real model, and still fast to print
 CELL_W, CELL_H, LEFT, TOP = 64, 32, 300, 100  # the figure's grid, in pixels
@@ -79,7 +81,7 @@ def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     rng = random.Random(seed)  # our own generator: the global one is untouched
     table = [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
              for _ in range(n_rows)]
-    if padding_idx is not None:  # zeroed after every row is drawn, as PyTorch
+    if padding_idx is not None:  # zeroed after all rows are drawn, as torch.nn.Embedding does
         table[_check_id(padding_idx, n_rows, " for padding_idx")] = [0.0] * d_model
     return table
 
@@ -217,8 +219,10 @@ def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS):
     rng = random.Random(_check_int("seed", seed))
     vocab = sorted({word for sentence in corpus for word in sentence.split()})
     # each word gets two vectors: as a word and as a context; both start tiny and random
-    words = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)] for _ in vocab]
-    contexts = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)] for _ in vocab]
+    words = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
+             for _ in vocab]
+    contexts = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
+                for _ in vocab]
     pairs = context_pairs(corpus, vocab)
     for epoch in range(_check_int("epochs", epochs)):
         lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
@@ -327,7 +331,8 @@ def print_training(seed):
           f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}")
     print("cosine similarity   before   after")
     for other in ("return", "monsoon"):
-        pair = [cosine(*lookup(table, encode(f"refund {other}", vocab))) for _, table in (before, after)]
+        pair = [cosine(*lookup(table, encode(f"refund {other}", vocab)))
+                for _, table in (before, after)]
         print(f"refund ~ {other:9}  {pair[0]:6.3f}  {pair[1]:6.3f}")
     for when, (_, table) in (("before", before), ("after", after)):
         print(f"nearest to refund {when}:".ljust(26),
@@ -390,8 +395,9 @@ def _svg_open(width, height, title, desc):
             f'width="{width}" height="{height}" role="img" aria-labelledby="title desc" '
             f'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">\n'
             f'<title id="title">{_xml(title)}</title>\n<desc id="desc">{_xml(desc)}</desc>\n'
-            f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" '
-            f'markerHeight="8" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>\n'
+            f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
+            f'markerWidth="8" markerHeight="8" orient="auto">'
+            f'<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>\n'
             f'<rect width="100%" height="100%" fill="#ffffff"/>\n'
             f'<text x="20" y="34" font-size="20" font-weight="bold">{_xml(title)}</text>')
 
@@ -408,11 +414,13 @@ def _svg_rows(table, vocab, ids):
         for j, value in enumerate(row):
             x, ink = LEFT + j * CELL_W, "#ffffff" if _is_dark(colour(value)) else "#111111"
             yield (f'<rect class="cell" x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" '
-                   f'fill="{colour(value)}" data-row="{i}" data-value="{value}"/><text x="{x + CELL_W // 2}" '
-                   f'y="{y + 21}" text-anchor="middle" fill="{ink}">{value:.2f}</text>')
+                   f'fill="{colour(value)}" data-row="{i}" data-value="{value}"/>'
+                   f'<text x="{x + CELL_W // 2}" y="{y + 21}" text-anchor="middle" '
+                   f'fill="{ink}">{value:.2f}</text>')
         if i in ids:
             yield (f'<rect class="lookup" x="{LEFT}" y="{y}" width="{len(row) * CELL_W}" '
-                   f'height="{CELL_H}" fill="none" stroke="#000000" stroke-width="4" data-row="{i}"/>')
+                   f'height="{CELL_H}" fill="none" stroke="#000000" stroke-width="4" '
+                   f'data-row="{i}"/>')
 
 
 def _is_dark(hex_colour):
@@ -427,17 +435,19 @@ def _svg_pipeline(words, ids):
     for k, (word, i) in enumerate(zip(words, ids)):
         y = TOP + k * CELL_H
         yield (f'<text x="20" y="{y + 21}">{_xml(word)} \u2192 {i}</text>'
-               f'<line class="arrow" x1="{20 + 9 * (len(word) + 6)}" y1="{y + 16}" x2="{LEFT - 130}" '
-               f'y2="{TOP + i * CELL_H + 16}" stroke="#333333" stroke-width="1.5" '
-               f'marker-end="url(#arrow)" data-row="{i}"/>')
+               f'<line class="arrow" x1="{20 + 9 * (len(word) + 6)}" y1="{y + 16}" '
+               f'x2="{LEFT - 130}" y2="{TOP + i * CELL_H + 16}" stroke="#333333" '
+               f'stroke-width="1.5" marker-end="url(#arrow)" data-row="{i}"/>')
 
 
 def _svg_legend(y):
     """Yield the colour scale from -1 to 1, with its ticks and a caption."""
-    stops = "".join(f'<stop offset="{k * 25}%" stop-color="{colour(k / 2 - 1)}"/>' for k in range(5))
+    stops = "".join(f'<stop offset="{k * 25}%" stop-color="{colour(k / 2 - 1)}"/>'
+                    for k in range(5))  # -1, -0.5, 0, 0.5, 1
     yield (f'<defs><linearGradient id="scale">{stops}</linearGradient></defs>'
            f'<text x="20" y="{y + 12}">colour scale</text>'
-           f'<rect x="{LEFT}" y="{y}" width="240" height="14" fill="url(#scale)" stroke="#333333"/>')
+           f'<rect x="{LEFT}" y="{y}" width="240" height="14" fill="url(#scale)" '
+           f'stroke="#333333"/>')
     for label, dx in (("-1 purple", 0), ("0 white", 120), ("+1 orange", 240)):
         yield f'<text x="{LEFT + dx}" y="{y + 32}" text-anchor="middle">{label}</text>'
     yield f'<text x="20" y="{y + 56}">thick outline: a row the text looks up</text>'
@@ -462,7 +472,9 @@ def write_svg(path, svg):
 
 def _xml(text):
     """Escape text for SVG, so that '<pad>' shows as <pad>."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    for char, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
+        text = text.replace(char, entity)  # & first, or it would escape the others
+    return text
 
 
 def _print_columns(rows, right=False):
