@@ -7,6 +7,7 @@ training view is checked against tokembed's own, separately tested, pieces.
 """
 
 import doctest
+import functools
 import os
 import pathlib
 import random
@@ -213,7 +214,8 @@ def test_one_hot_rejects_bad_ids_like_lookup(ids, error, message):
 @pytest.mark.parametrize("vector, matrix, expected", [
     ([1, 2], [[1, 2], [3, 4]], [7.0, 10.0]),
     ([0.5, -1.0, 2.0], [[2.0], [3.0], [0.25]], [-1.5]),
-    ([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]], [0.6, 0.9]),  # fsum: exact, not 0.6000000000000001
+    # fsum rounds once, so 0.1 + 0.2 + 0.3 is 0.6 here, not sum()'s 0.6000000000000001
+    ([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]], [0.6, 0.9]),
     ([0, 0], [[5, 6, 7], [8, 9, 10]], [0.0, 0.0, 0.0]),
 ])
 def test_vecmat_is_a_real_product(vector, matrix, expected):
@@ -342,10 +344,11 @@ def test_sgns_step_pulls_neighbours_together_and_pushes_others_apart():
     assert cosine(w2, c2) < before
 
 
-def trained(seed):
-    vocab, table = train_embeddings(seed)
-    row = dict(zip(vocab, table))
-    return vocab, table, row
+@functools.lru_cache(maxsize=None)
+def trained(seed, epochs=tokembed.TRAIN_EPOCHS):
+    """Train once per (seed, epochs) for the whole suite; the tests only read the result."""
+    vocab, table = train_embeddings(seed, epochs=epochs)
+    return vocab, table, dict(zip(vocab, table))
 
 
 # The default seed and 25 others. Checked once outside the suite, seeds 0 to
@@ -360,9 +363,7 @@ def test_training_makes_refund_and_return_alike(seed):
 
 def test_training_starts_random():
     """Before training the same rows are random: refund is not near return."""
-    _, before = train_embeddings(SEED, epochs=0)
-    vocab, _ = train_embeddings(SEED)
-    row = dict(zip(vocab, before))
+    vocab, before, row = trained(SEED, epochs=0)
     assert abs(cosine(row["refund"], row["return"])) < 0.5
     assert nearest("refund", vocab, before, k=1)[0][0] != "return"
 
@@ -378,13 +379,13 @@ def test_training_is_deterministic_and_leaves_global_random_alone():
 
 
 def test_trained_vocabulary_is_the_corpus_words():
-    vocab, table = train_embeddings()
+    vocab, table, _ = trained(SEED)
     assert vocab == sorted({w for s in CORPUS for w in s.split()})
     assert len(table) == len(vocab) and {len(row) for row in table} == {tokembed.TRAIN_D_MODEL}
 
 
 @pytest.mark.parametrize("call, error, message", [
-    (lambda: nearest("refund my", *train_embeddings(epochs=0)), ValueError,
+    (lambda: nearest("refund my", *trained(SEED)[:2]), ValueError,
      "nearest() takes one word, got 'refund my'"),
     (lambda: nearest("Refund", ["a", "refund"], [[1], [2]]), ValueError,
      "unknown token 'Refund' at position 0 (did you mean 'refund'?); vocabulary: a, refund"),
@@ -399,8 +400,7 @@ def test_training_helpers_reject_bad_input(call, error, message):
 def test_cli_train(capsys):
     status, out, err = run_main(["--train"], capsys)
     vocab, table, row = trained(SEED)
-    _, before = train_embeddings(SEED, epochs=0)
-    old = dict(zip(vocab, before))
+    _, _, old = trained(SEED, epochs=0)
     assert (status, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] == (f"skip-gram with negative sampling: {len(CORPUS)} sentences, "
@@ -418,12 +418,13 @@ def test_cli_train(capsys):
 @pytest.mark.parametrize("sentence", ["refund my order", "my order is late", "order", "late order order"])
 def test_a_tokens_row_ignores_its_neighbours(sentence):
     table = make_table(len(VOCAB), D_MODEL)
-    rows = [row for word, row in zip(sentence.split(), lookup(table, encode(sentence))) if word == "order"]
+    rows = [row for word, row in zip(sentence.split(), lookup(table, encode(sentence)))
+            if word == "order"]
     assert rows and all(row == [-0.56, 0.18, 0.62, -0.99] for row in rows)
 
 
 def test_bank_has_one_trained_row_for_both_senses():
-    vocab, table = train_embeddings()
+    vocab, table, _ = trained(SEED)
     river, account = (lookup(table, encode(s, vocab)) for s in ("the river bank", "bank account"))
     assert river[2] == account[0]
 
@@ -512,7 +513,8 @@ def test_cli_svg_draws_the_table(argv, n_rows, d_model, seed, ids, tmp_path, cap
            [(i, x) for i, row in enumerate(table) for x in row]
     shown = [t.text for t in root.iter(f"{SVG}text")]
     assert all(f"{x:.2f}" in shown for row in table for x in row)
-    assert sorted(int(r.get("data-row")) for r in root.findall(f".//{SVG}rect[@class='lookup']")) == sorted(set(ids))
+    outlined = root.findall(f".//{SVG}rect[@class='lookup']")
+    assert sorted(int(r.get("data-row")) for r in outlined) == sorted(set(ids))
     assert [int(a.get("data-row")) for a in root.findall(f".//{SVG}line[@class='arrow']")] == ids
     assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
     assert root.find(f"{SVG}title").text == f"Embedding table: {n_rows} tokens x {d_model} numbers"
@@ -546,7 +548,8 @@ def folder_listing(folder):
 def test_cli_svg_bad_paths(where, message, tmp_path, capsys):
     path = tmp_path / where
     status, out, err = run_main(["--svg", str(path)], capsys)
-    assert (status, out, err) == (2, "", f"tokembed.py: error: cannot write the figure to {str(path)!r}: {message}\n")
+    expected = f"tokembed.py: error: cannot write the figure to {str(path)!r}: {message}\n"
+    assert (status, out, err) == (2, "", expected)
     assert folder_listing(tmp_path) == []
 
 
