@@ -214,7 +214,7 @@ def test_one_hot_rejects_bad_ids_like_lookup(ids, error, message):
 @pytest.mark.parametrize("vector, matrix, expected", [
     ([1, 2], [[1, 2], [3, 4]], [7.0, 10.0]),
     ([0.5, -1.0, 2.0], [[2.0], [3.0], [0.25]], [-1.5]),
-    # fsum rounds once, so 0.1 + 0.2 + 0.3 is 0.6 here, not sum()'s 0.6000000000000001
+    # fsum rounds once: 0.6, where adding left to right gives 0.6000000000000001
     ([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]], [0.6, 0.9]),
     ([0, 0], [[5, 6, 7], [8, 9, 10]], [0.0, 0.0, 0.0]),
 ])

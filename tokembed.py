@@ -288,7 +288,13 @@ def _hint(word, vocab):
 # --- views: the command line, the table, the figure ---------------------------
 
 def print_lookup(words, ids, table):
-    """Print the lesson's view: the IDs, each token's row, the table's shape."""
+    """Print the lesson's view: the IDs, each token's row, the table's shape.
+
+    >>> print_lookup(["late"], [5], make_table(6, 4))
+    token ids: [5]
+    late    -> row 5: [0.61, 0.4, -0.32, -0.69]
+    table shape: 6 x 4
+    """
     print("token ids:", ids)
     for word, i, row in zip(words, ids, lookup(table, ids)):
         print(f"{word:7} -> row {i}: {row}")
@@ -497,7 +503,15 @@ def _bytes(n):
 
 
 def main(argv=None):
-    """Run the lesson from the command line; return the exit status."""
+    """Run the lesson from the command line; return the exit status.
+
+    >>> main(["my", "order"])
+    token ids: [1, 4]
+    my      -> row 1: [0.47, 0.35, 0.78, -0.83]
+    order   -> row 4: [-0.56, 0.18, 0.62, -0.99]
+    table shape: 6 x 4
+    0
+    """
     args = _parse_args(argv)
     seed = SEED if args.seed is None else args.seed
     try:
@@ -535,13 +549,17 @@ def _parser():
     """Describe the command line: the text, the table's settings, the views."""
     import argparse  # here, not at the top: it doubles the start-up time
     parser = argparse.ArgumentParser(
-        prog="tokembed.py",
+        prog="tokembed.py", formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Turn text into token IDs, then into rows of an embedding "
-                    "table, as the lesson does. With no flags: the lesson's output.")
+                    "table, as the lesson does.\nWith no flags: the lesson's output.",
+        epilog="examples:\n  python tokembed.py my order is late\n"
+               "  python tokembed.py --table --svg table.svg\n  python tokembed.py --one-hot\n"
+               "  python tokembed.py --params 50257 768\n  python tokembed.py --train --seed 7")
     parser.add_argument("text", nargs="*",
                         help=f"words from the vocabulary, quoted or not (default: {TEXT}); "
                              f"vocabulary: {', '.join(VOCAB)}")
-    parser.add_argument("--seed", type=int, help=f"seed for the random table (default: {SEED})")
+    parser.add_argument("--seed", type=int,
+                        help=f"seed for the random table, or for --train (default: {SEED})")
     parser.add_argument("--d-model", type=int,
                         help=f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})")
     parser.add_argument("--padding-idx", type=int, metavar="ID",
