@@ -521,6 +521,12 @@ def test_cli_svg_draws_the_table(argv, n_rows, d_model, seed, ids, tmp_path, cap
     assert f"token IDs {ids}" in root.find(f"{SVG}desc").text
 
 
+def test_readme_figure_is_what_the_code_draws():
+    """The README shows .docs/figure.svg; it must be today's `tokembed.py --svg` output."""
+    shown = (HERE / ".docs" / "figure.svg").read_text(encoding="utf-8")
+    assert shown == svg_figure(make_table(len(VOCAB), D_MODEL), tokembed.TEXT)
+
+
 def test_svg_escapes_pad(tmp_path):
     path = tmp_path / "pad.svg"
     write_svg(str(path), svg_figure(make_table(6, 4), "<pad> my"))

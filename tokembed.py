@@ -12,9 +12,10 @@ rows are random; training moves them so that words used alike get alike rows.
 >>> lookup(table, ids)[0]
 [-0.95, -0.6, 0.3, 0.09]
 
-The lookup is the same as multiplying a one-hot vector by the table:
+The lookup is the same as multiplying a one-hot vector by the table, row
+for row:
 
->>> vecmat(one_hot(3, len(VOCAB)), table) == table[3]
+>>> all(vecmat(one_hot(i, len(VOCAB)), table) == table[i] for i in range(len(VOCAB)))
 True
 
 Run ``python tokembed.py`` to see the lesson's output, ``--help`` for more.
@@ -368,7 +369,8 @@ def colour(value):
     >>> colour(-1), colour(0), colour(0.5), colour(1)
     ('#542788', '#f7f7f7', '#d5a87e', '#b35806')
     """
-    end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)  # ColorBrewer PuOr
+    # the ends of ColorBrewer's PuOr scale, rated colour-blind safe at colorbrewer2.org
+    end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)
     t = min(abs(value), 1.0)
     return "#" + "".join(f"{round(0xF7 + t * (e - 0xF7)):02x}" for e in end)
 
