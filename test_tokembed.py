@@ -643,6 +643,10 @@ CLI_ERRORS = [  # (argv, the one line on stderr)
     (["--train", "refund"], "tokembed.py: error: --train does not take TEXT\n"),
     (["--train", "--d-model", "8"], "tokembed.py: error: --train does not take --d-model\n"),
     (["--train", "--svg", "x.svg"], "tokembed.py: error: --train does not take --svg\n"),
+    (["--train", "my", "--svg", "x.svg", "--d-model", "3", "--seed", "1"],
+     "tokembed.py: error: --train does not take TEXT, --d-model, --svg\n"),
+    (["--params", "--padding-idx", "0", "--seed", "1"],
+     "tokembed.py: error: --params does not take --seed, --padding-idx\n"),
     (["--table", "--one-hot"], "tokembed.py: error: argument --one-hot: not allowed with argument --table\n"),
     (["--one-hot", "--train"], "tokembed.py: error: argument --train: not allowed with argument --one-hot\n"),
     (["--padding-idx", "6"], "tokembed.py: error: token ID 6 for padding_idx is out of range; "

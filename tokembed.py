@@ -420,9 +420,10 @@ def _svg_rows(table, vocab, ids):
                f'{_xml(vocab[i])}</text><text x="{LEFT - 10}" y="{y + 21}" text-anchor="end" '
                f'font-weight="{weight}">{i}</text>')
         for j, value in enumerate(row):
-            x, ink = LEFT + j * CELL_W, "#ffffff" if _is_dark(colour(value)) else "#111111"
+            x, fill = LEFT + j * CELL_W, colour(value)
+            ink = "#ffffff" if _is_dark(fill) else "#111111"
             yield (f'<rect class="cell" x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" '
-                   f'fill="{colour(value)}" data-row="{i}" data-value="{value}"/>'
+                   f'fill="{fill}" data-row="{i}" data-value="{value}"/>'
                    f'<text x="{x + CELL_W // 2}" y="{y + 21}" text-anchor="middle" '
                    f'fill="{ink}">{value:.2f}</text>')
         if i in ids:
@@ -524,7 +525,8 @@ def main(argv=None):
         else:
             text = TEXT if args.text is None else args.text
             ids = encode(text)
-            table = make_table(len(VOCAB), args.d_model or D_MODEL, seed, args.padding_idx)
+            d_model = D_MODEL if args.d_model is None else args.d_model
+            table = make_table(len(VOCAB), d_model, seed, args.padding_idx)
             if args.svg:
                 _save_figure(args.svg, svg_figure(table, text))
             view = print_one_hot if args.one_hot else print_table if args.table else print_lookup
@@ -591,12 +593,15 @@ def _parse_args(argv):
         parser.error(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, got {args.d_model}")
     if args.params is not None:
         args.params = _sizes(args.params, parser)
-    for view, allowed in (("params", ()), ("train", ("seed",))):
-        extras = [name for name in ("text", "seed", "d_model", "padding_idx", "svg")
-                  if getattr(args, name) is not None and name not in allowed]
-        if getattr(args, view) not in (None, False) and extras:
-            parser.error(f"--{view} does not take " + ", ".join(
-                "TEXT" if name == "text" else "--" + name.replace("_", "-") for name in extras))
+    given = [flag for flag, value in (("TEXT", args.text), ("--seed", args.seed),
+                                      ("--d-model", args.d_model),
+                                      ("--padding-idx", args.padding_idx), ("--svg", args.svg))
+             if value is not None]
+    if args.params is not None and given:  # --params draws no table at all
+        parser.error("--params does not take " + ", ".join(given))
+    unused = [flag for flag in given if flag != "--seed"]  # --train draws its own vectors
+    if args.train and unused:
+        parser.error("--train does not take " + ", ".join(unused))
     return args
 
 
