@@ -715,6 +715,12 @@ def test_readme_shows_real_output(argv, capsys):
     assert status == 0 and f"```text\n{out}```" in (HERE / "README.md").read_text(encoding="utf-8")
 
 
+def test_readme_shows_a_real_error(capsys):
+    _, _, err = run_main(["Refund my order"], capsys)
+    shown = f'```text\n$ python tokembed.py "Refund my order"\n{err}```'
+    assert shown in (HERE / "README.md").read_text(encoding="utf-8")
+
+
 def test_readme_doctests():
     failed, tried = doctest.testfile(str(HERE / "README.md"), module_relative=False)
     assert tried > 0 and failed == 0
