@@ -550,11 +550,13 @@ def folder_listing(folder):
 @pytest.mark.parametrize("where, message", [
     ("missing/table.svg", "no such file or directory"),
     (".", "is a folder, not a file"),
+    ("", "no such file or directory"),  # --svg "": an empty name is no file
 ])
-def test_cli_svg_bad_paths(where, message, tmp_path, capsys):
-    path = tmp_path / where
-    status, out, err = run_main(["--svg", str(path)], capsys)
-    expected = f"tokembed.py: error: cannot write the figure to {str(path)!r}: {message}\n"
+def test_cli_svg_bad_paths(where, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # so that "" would leave its temporary file here
+    path = str(tmp_path / where) if where else ""
+    status, out, err = run_main(["--svg", path], capsys)
+    expected = f"tokembed.py: error: cannot write the figure to {path!r}: {message}\n"
     assert (status, out, err) == (2, "", expected)
     assert folder_listing(tmp_path) == []
 

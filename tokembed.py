@@ -527,7 +527,7 @@ def main(argv=None):
             ids = encode(text)
             d_model = D_MODEL if args.d_model is None else args.d_model
             table = make_table(len(VOCAB), d_model, seed, args.padding_idx)
-            if args.svg:
+            if args.svg is not None:
                 _save_figure(args.svg, svg_figure(table, text))
             view = print_one_hot if args.one_hot else print_table if args.table else print_lookup
             view(text.split(), ids, table)
