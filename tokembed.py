@@ -391,45 +391,42 @@ def svg_figure(table, text, vocab=VOCAB):
             f"highlighted. " + " ".join(f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
                                         for i, row in enumerate(table)))
     return "\n".join([_svg_open(width, height, title, desc),
-                      f'<text x="20" y="62">"{_xml(text)}" \u2192 token IDs {ids} \u2192 '
-                      f"one row of the table per token</text>",
+                      _tag("text", f'"{text}" \u2192 token IDs {ids} \u2192 one row of the '
+                                   "table per token", x=20, y=62),
                       *_svg_rows(table, vocab, ids), *_svg_pipeline(text.split(), ids),
                       *_svg_legend(height - 70), "</svg>", ""])
 
 
 def _svg_open(width, height, title, desc):
     """Open the SVG: size, viewBox, accessible title and description, arrowhead."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-            f'width="{width}" height="{height}" role="img" aria-labelledby="title desc" '
-            f'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">\n'
-            f'<title id="title">{_xml(title)}</title>\n<desc id="desc">{_xml(desc)}</desc>\n'
-            f'<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" '
-            f'markerWidth="8" markerHeight="8" orient="auto">'
-            f'<path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>\n'
-            f'<rect width="100%" height="100%" fill="#ffffff"/>\n'
-            f'<text x="20" y="34" font-size="20" font-weight="bold">{_xml(title)}</text>')
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" aria-labelledby="title desc" '
+        'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
+        _tag("title", title, id="title"), _tag("desc", desc, id="desc"),
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" '
+        'markerHeight="8" orient="auto"><path d="M0,0 L10,5 L0,10 z" fill="#333"/></marker></defs>',
+        _tag("rect", width="100%", height="100%", fill="#ffffff"),
+        _tag("text", title, x=20, y=34, font_size=20, font_weight="bold")])
 
 
 def _svg_rows(table, vocab, ids):
     """Yield each row: its ID and token, its coloured cells, an outline if looked up."""
-    yield (f'<text x="{LEFT - 50}" y="{TOP - 12}" text-anchor="end" font-weight="bold">token</text>'
-           f'<text x="{LEFT - 10}" y="{TOP - 12}" text-anchor="end" font-weight="bold">ID</text>')
+    for label, x in (("token", LEFT - 50), ("ID", LEFT - 10)):
+        yield _tag("text", label, x=x, y=TOP - 12, text_anchor="end", font_weight="bold")
     for i, row in enumerate(table):
         y, weight = TOP + i * CELL_H, "bold" if i in ids else "normal"
-        yield (f'<text x="{LEFT - 50}" y="{y + 21}" text-anchor="end" font-weight="{weight}">'
-               f'{_xml(vocab[i])}</text><text x="{LEFT - 10}" y="{y + 21}" text-anchor="end" '
-               f'font-weight="{weight}">{i}</text>')
+        for label, x in ((vocab[i], LEFT - 50), (i, LEFT - 10)):
+            yield _tag("text", label, x=x, y=y + 21, text_anchor="end", font_weight=weight)
         for j, value in enumerate(row):
             x, fill = LEFT + j * CELL_W, colour(value)
-            ink = "#ffffff" if _is_dark(fill) else "#111111"
-            yield (f'<rect class="cell" x="{x}" y="{y}" width="{CELL_W}" height="{CELL_H}" '
-                   f'fill="{fill}" data-row="{i}" data-value="{value}"/>'
-                   f'<text x="{x + CELL_W // 2}" y="{y + 21}" text-anchor="middle" '
-                   f'fill="{ink}">{value:.2f}</text>')
+            yield _tag("rect", x=x, y=y, width=CELL_W, height=CELL_H, fill=fill,
+                       class_="cell", data_row=i, data_value=value)
+            yield _tag("text", f"{value:.2f}", x=x + CELL_W // 2, y=y + 21, text_anchor="middle",
+                       fill="#ffffff" if _is_dark(fill) else "#111111")
         if i in ids:
-            yield (f'<rect class="lookup" x="{LEFT}" y="{y}" width="{len(row) * CELL_W}" '
-                   f'height="{CELL_H}" fill="none" stroke="#000000" stroke-width="4" '
-                   f'data-row="{i}"/>')
+            yield _tag("rect", x=LEFT, y=y, width=len(row) * CELL_W, height=CELL_H, fill="none",
+                       stroke="#000000", stroke_width=4, class_="lookup", data_row=i)
 
 
 def _is_dark(hex_colour):
@@ -440,26 +437,36 @@ def _is_dark(hex_colour):
 
 def _svg_pipeline(words, ids):
     """Yield the text's tokens down the left, each with its ID and an arrow to its row."""
-    yield f'<text x="20" y="{TOP - 12}" font-weight="bold">text \u2192 ID</text>'
+    yield _tag("text", "text \u2192 ID", x=20, y=TOP - 12, font_weight="bold")
     for k, (word, i) in enumerate(zip(words, ids)):
         y = TOP + k * CELL_H
-        yield (f'<text x="20" y="{y + 21}">{_xml(word)} \u2192 {i}</text>'
-               f'<line class="arrow" x1="{20 + 9 * (len(word) + 6)}" y1="{y + 16}" '
-               f'x2="{LEFT - 130}" y2="{TOP + i * CELL_H + 16}" stroke="#333333" '
-               f'stroke-width="1.5" marker-end="url(#arrow)" data-row="{i}"/>')
+        yield _tag("text", f"{word} \u2192 {i}", x=20, y=y + 21)
+        yield _tag("line", x1=20 + 9 * (len(word) + 6), y1=y + 16, x2=LEFT - 130,
+                   y2=TOP + i * CELL_H + 16, stroke="#333333", stroke_width=1.5,
+                   marker_end="url(#arrow)", class_="arrow", data_row=i)
 
 
 def _svg_legend(y):
     """Yield the colour scale from -1 to 1, with its ticks and a caption."""
-    stops = "".join(f'<stop offset="{k * 25}%" stop-color="{colour(k / 2 - 1)}"/>'
+    stops = "".join(_tag("stop", offset=f"{k * 25}%", stop_color=colour(k / 2 - 1))
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
-    yield (f'<defs><linearGradient id="scale">{stops}</linearGradient></defs>'
-           f'<text x="20" y="{y + 12}">colour scale</text>'
-           f'<rect x="{LEFT}" y="{y}" width="240" height="14" fill="url(#scale)" '
-           f'stroke="#333333"/>')
+    yield f'<defs><linearGradient id="scale">{stops}</linearGradient></defs>'
+    yield _tag("text", "colour scale", x=20, y=y + 12)
+    yield _tag("rect", x=LEFT, y=y, width=240, height=14, fill="url(#scale)", stroke="#333333")
     for label, dx in (("-1 purple", 0), ("0 white", 120), ("+1 orange", 240)):
-        yield f'<text x="{LEFT + dx}" y="{y + 32}" text-anchor="middle">{label}</text>'
-    yield f'<text x="20" y="{y + 56}">thick outline: a row the text looks up</text>'
+        yield _tag("text", label, x=LEFT + dx, y=y + 32, text_anchor="middle")
+    yield _tag("text", "thick outline: a row the text looks up", x=20, y=y + 56)
+
+
+def _tag(name, text=None, **attributes):
+    """Write one SVG element, escaping its text; font_size=14 becomes font-size="14".
+
+    >>> _tag("text", "<pad>", x=10, font_weight="bold", class_="label")
+    '<text x="10" font-weight="bold" class="label">&lt;pad&gt;</text>'
+    """
+    pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{_xml(str(value))}"'
+                    for key, value in attributes.items())
+    return f"<{name}{pairs}/>" if text is None else f"<{name}{pairs}>{_xml(str(text))}</{name}>"
 
 
 def write_svg(path, svg):
