@@ -283,6 +283,12 @@ def sgns_step(word, context, label, lr):
                            [c + g * w for w, c in zip(word, context)])
 
 
+def _tiny_rows(rng, n_rows):
+    """Draw n_rows rows of TRAIN_D_MODEL small random numbers, as word2vec starts."""
+    return [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
+            for _ in range(n_rows)]
+
+
 def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS, vocab=None):
     """Train word vectors by skip-gram with negative sampling; return (vocab, table).
 
@@ -296,10 +302,7 @@ def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS, vocab=None):
     vocab = _word_order(_texts("corpus", corpus), vocab)
     rng = random.Random(seed)
     # each word gets two vectors, as a word and as a context: tiny and random
-    words = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
-             for _ in vocab]
-    contexts = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
-                for _ in vocab]
+    words, contexts = _tiny_rows(rng, len(vocab)), _tiny_rows(rng, len(vocab))
     pairs = context_pairs(corpus, vocab)
     for epoch in range(epochs):
         lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
@@ -588,33 +591,35 @@ def print_learning(words, ids, table, padding_idx):
     print(f"the gradient of every number in its row; learning rate {lr}")
     _columns([("id", "token", "looked up", "gradient", "step", "row after the step")] + [
         (str(i), VOCAB[i], _count(len(where[i]), "time") if where[i] else "-",
-         ("0, padding" if i == padding_idx else f"{g[0]} each" if any(g) else "0"),
+         "0, padding" if i == padding_idx else f"{g[0]} each" if any(g) else "0",
          f"{-lr * g[0]:.1f}" if any(g) else "0", _numbers(row))
         for i, (g, row) in enumerate(zip(grad, after))])
-    unmoved = [i for i, g in enumerate(grad) if not any(g)]
-    print("rows with no gradient are unchanged, byte for byte:",
-          all(repr(after[i]) == repr(table[i]) for i in unmoved))
-    for i, found in enumerate(where):
-        if len(found) > 1 and i != padding_idx:
-            print(f"{VOCAB[i]}, looked up {len(found)} times, gets {len(found)} x the "
-                  f"gradient: it moves {len(found)} times as far")
+    print("rows with no gradient are unchanged, byte for byte:", all(
+        repr(new) == repr(old) for new, old, g in zip(after, table, grad) if not any(g)))
+    for i in (i for i, found in enumerate(where) if len(found) > 1 and i != padding_idx):
+        print(f"{VOCAB[i]}, looked up {len(where[i])} times, gets {len(where[i])} x the "
+              f"gradient: it moves {len(where[i])} times as far")
 
 
 def print_training(seed):
-    """Print refund's similarities before and after training, under three ID orders."""
+    """Print refund's similarities before and after training, then under other ID orders."""
     vocab, after = train_embeddings(seed)
     _, before = train_embeddings(seed, epochs=0)
     print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
           f"{len(vocab)} words,")
     print(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}")
-    id_of = {word: i for i, word in enumerate(vocab)}
     _columns([("cosine similarity", "IDs", "before", "after")] + [
-        (f"refund ~ {other}", f"{id_of['refund']}, {id_of[other]}",
+        (f"refund ~ {other}", f"{vocab.index('refund')}, {vocab.index(other)}",
          f"{_cosine_of(vocab, before, other):.3f}", f"{_cosine_of(vocab, after, other):.3f}")
         for other in ("return", "monsoon")], right=(1, 2, 3))
     for when, table in (("before", before), ("after", after)):
         print(f"nearest to refund {when}:".ljust(26), _neighbours(vocab, table))
     print()
+    _print_id_orders(seed, vocab)
+
+
+def _print_id_orders(seed, vocab):
+    """Train again with the words numbered two other ways; print refund's neighbours."""
     print("an ID is only a label: number the words another way and train again")
     orders = [("alphabetical", vocab), ("reversed", vocab[::-1]),
               ("shuffled", random.Random(seed).sample(vocab, len(vocab)))]
@@ -735,13 +740,16 @@ def _bytes(n):
 
 # --- the figure: the table as a heatmap, in SVG -----------------------------------
 
-CELL_W, CELL_H, ROW_GAP = 56, 28, 6  # the gap keeps two outlined rows apart
-CHAR_W = 8            # a 14 px DejaVu Sans character is 7.5 wide, on average
+CELL_W, CELL_H, ROW_GAP = 56, 28, 6  # a cell; the gap keeps two outlined rows apart
+CHAR_W = 8            # a 14 px DejaVu Sans character is about 7.5 px wide
 MARGIN, LINE_H = 20, 22
-TEXT_MAX_W = 900      # a longer line under the title wraps
+TITLE_Y, NOTES_Y = 34, 62  # baselines: the title, then the first note under it
+HEADINGS_H = 24       # room above the rows for their column headings
+TEXT_DROP = 5         # a 14 px text's baseline sits this far below its row's middle
 ARROW_W, ID_W = 48, 40
+LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room kept for it below the rows
+TEXT_MAX_W = 900      # a longer line under the title wraps
 FIGURE_MAX = 64       # rows, or numbers a row: past this a figure stops being readable
-LEGEND_W = 240
 
 
 class SVG(str):
@@ -773,24 +781,21 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     ids, table = encode(text, vocab), _drawable(table, len(vocab))
     where = _positions_of(ids, len(table))
     labels = {i: _positions(where[i]) for i in sorted(set(ids))}  # "positions 1, 2"
-    x = _columns_x(labels.values(), vocab)
     subtitle = (f'"{" ".join(text.split())}" \u2192 token IDs {ids} \u2192 '
                 "one row of the table per token.")
-    width = max(x["cells"] + max(len(table[0]) * CELL_W, LEGEND_W + 80),
-                min(MARGIN + CHAR_W * len(subtitle), TEXT_MAX_W)) + MARGIN
-    notes = _figure_notes(subtitle, seed, padding_idx, width)
-    top = 62 + LINE_H * len(notes) + 24  # below the title and the notes
-    height = top + len(table) * (CELL_H + ROW_GAP) + 100
-    title = (f"Embedding table: {_count(len(table), 'token')} x "
-             f"{_count(len(table[0]), 'number')}")
+    x = _columns_x(labels.values(), vocab, len(table[0]), subtitle)
+    notes = _figure_notes(subtitle, seed, padding_idx, x["width"])
+    top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
+    height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
+    title = f"Embedding table: {_count(len(table), 'token')} x {_count(len(table[0]), 'number')}"
     desc = f"{notes[0]} Looked-up rows are outlined. " + " ".join(
         f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}." for i, row in enumerate(table))
     key = _figure_key(title + desc)
     return SVG("\n".join([
-        _svg_open(width, height, title, desc, key),
-        *(_tag("text", note, x=MARGIN, y=62 + LINE_H * k) for k, note in enumerate(notes)),
+        _svg_open(x["width"], height, title, desc, key),
+        *(_tag("text", note, x=MARGIN, y=NOTES_Y + LINE_H * k) for k, note in enumerate(notes)),
         *_svg_rows(table, vocab, labels, x, top, key),
-        *_svg_legend(x["cells"], height - 70, key), "</svg>", ""]))
+        *_svg_legend(x["cells"], height - LEGEND_H + 30, key), "</svg>", ""]))
 
 
 def _drawable(table, n_rows):
@@ -807,12 +812,15 @@ def _drawable(table, n_rows):
     return table
 
 
-def _columns_x(labels, vocab):
-    """Place the figure's columns: arrow labels, arrows, tokens, IDs, cells."""
+def _columns_x(labels, vocab, d_model, subtitle):
+    """Place the figure's columns: labels, arrows, tokens, IDs, cells; and its width."""
     label_end = MARGIN + CHAR_W * max([len("in the text")] + list(map(len, labels)))
     token_end = label_end + ARROW_W + CHAR_W * max(map(len, vocab))
+    cells = token_end + ID_W
+    width = max(cells + max(d_model * CELL_W, LEGEND_W + 80),
+                min(MARGIN + CHAR_W * len(subtitle), TEXT_MAX_W)) + MARGIN
     return {"label": round(label_end), "token": round(token_end),
-            "id": round(token_end + ID_W - 8), "cells": round(token_end + ID_W)}
+            "id": round(cells - 8), "cells": round(cells), "width": round(width)}
 
 
 def _figure_notes(subtitle, seed, padding_idx, width):
@@ -844,24 +852,24 @@ def _svg_open(width, height, title, desc, key):
         'markerWidth="8" markerHeight="8" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#333333"/></marker></defs>',
         _tag("rect", width="100%", height="100%", fill="#ffffff"),
-        _tag("text", title, x=MARGIN, y=34, font_size=20, font_weight="bold")])
+        _tag("text", title, x=MARGIN, y=TITLE_Y, font_size=20, font_weight="bold")])
 
 
 def _svg_rows(table, vocab, labels, x, top, key):
-    """Yield the headings, then each row: its arrow, token, ID, cells and outline."""
-    headings = [("token", x["token"]), ("ID", x["id"])]
-    for heading, right in headings + ([("in the text", x["label"])] if labels else []):
+    """Yield the headings, then each row: its token, ID and cells, and its arrow if looked up."""
+    headings = [("token", x["token"]), ("ID", x["id"])] + [("in the text", x["label"])]
+    for heading, right in headings[:len(headings) if labels else 2]:
         yield _tag("text", heading, x=right, y=top - 10, text_anchor="end", font_weight="bold")
     for i, row in enumerate(table):
         y = top + i * (CELL_H + ROW_GAP)
-        middle, weight = y + CELL_H // 2, "bold" if i in labels else "normal"
+        baseline, weight = y + CELL_H // 2 + TEXT_DROP, "bold" if i in labels else "normal"
         for label, right in ((vocab[i], x["token"]), (i, x["id"])):
-            yield _tag("text", label, x=right, y=middle + 5, text_anchor="end", font_weight=weight)
+            yield _tag("text", label, x=right, y=baseline, text_anchor="end", font_weight=weight)
         for j, value in enumerate(row):
             left, fill = x["cells"] + j * CELL_W, colour(value)
             yield _tag("rect", x=left, y=y, width=CELL_W, height=CELL_H, fill=fill,
                        class_="cell", data_row=i, data_value=value)
-            yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=middle + 5,
+            yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=baseline,
                        text_anchor="middle", fill="#ffffff" if _is_dark(fill) else "#111111")
         if i in labels:
             yield from _svg_pointer(labels[i], i, x, y, len(row), key)
@@ -872,7 +880,7 @@ def _svg_pointer(label, i, x, y, width, key):
     middle = y + CELL_H // 2
     yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W, height=CELL_H, fill="none",
                stroke="#000000", stroke_width=3, class_="lookup", data_row=i)
-    yield _tag("text", label, x=x["label"], y=middle + 5, text_anchor="end")
+    yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end")
     yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 8,
                y2=middle, stroke="#333333", stroke_width=1.5,
                marker_end=f"url(#{key}-arrow)", class_="arrow", data_row=i)
@@ -885,7 +893,7 @@ def _is_dark(hex_colour):
 
 
 def _svg_legend(left, y, key):
-    """Yield the colour scale from -1 to 1, with its ticks and a caption."""
+    """Yield the colour scale from -1 to 1 at height y, with its ticks and a caption."""
     stops = "".join(_tag("stop", offset=f"{k * 25}%", stop_color=colour(k / 2 - 1))
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
     yield f'<defs><linearGradient id="{key}-scale">{stops}</linearGradient></defs>'
@@ -893,8 +901,8 @@ def _svg_legend(left, y, key):
     yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14, fill=f"url(#{key}-scale)",
                stroke="#333333")
     for label, dx in (("-1 purple", 0), ("0 white", LEGEND_W // 2), ("+1 orange", LEGEND_W)):
-        yield _tag("text", label, x=left + dx, y=y + 32, text_anchor="middle")
-    yield _tag("text", "thick outline: a row the text looks up", x=left, y=y + 56)
+        yield _tag("text", label, x=left + dx, y=y + 14 + LINE_H - 4, text_anchor="middle")
+    yield _tag("text", "thick outline: a row the text looks up", x=left, y=y + 14 + 2 * LINE_H)
 
 
 def _tag(name, text=None, **attributes):
@@ -946,34 +954,34 @@ def _replace(target, svg, now):
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
     hold = getattr(signal, "pthread_sigmask", None)  # not on Windows, nor in Pyodide
-    if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and renamed
+    if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and in place
         held = hold(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     try:
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:  # 0o666 less the umask, as open() would make a new file
-            with open(handle, "w", encoding="utf-8") as file:
-                file.write(svg)
-                file.flush()
-                os.fsync(handle)
-            if now:
-                _keep_owner_and_mode(temporary, now)
-            os.replace(temporary, target)
-        except BaseException:
+        _write_new(temporary, svg, now)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.lexists(temporary):
             os.unlink(temporary)
-            raise
+        raise
     finally:
         if hold:
             hold(signal.SIG_SETMASK, held)
 
 
-def _keep_owner_and_mode(path, now):
-    """Give path the mode, and where allowed the owner, of the file it replaces."""
-    os.chmod(path, now.st_mode & 0o7777)
-    if hasattr(os, "chown") and (now.st_uid, now.st_gid) != (os.getuid(), os.getgid()):
-        try:
-            os.chown(path, now.st_uid, now.st_gid)
-        except PermissionError:  # only root may give a file away
-            pass
+def _write_new(path, svg, now):
+    """Make a new file at path holding svg; give it the mode and owner of `now`, if any."""
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # less the umask,
+    with open(handle, "w", encoding="utf-8") as file:                   # as open() does
+        file.write(svg)
+        file.flush()
+        os.fsync(handle)
+    if now:
+        os.chmod(path, now.st_mode & 0o7777)
+        if hasattr(os, "chown") and (now.st_uid, now.st_gid) != (os.getuid(), os.getgid()):
+            try:
+                os.chown(path, now.st_uid, now.st_gid)
+            except PermissionError:  # only root may give a file away
+                pass
 
 
 # --- copying into a lesson -------------------------------------------------------
@@ -991,14 +999,8 @@ def snippet(*names):
         problem = f"cannot copy {unknown[0]!r}" if unknown else "name something to copy"
         raise ValueError(f"{problem}; you can copy: {', '.join(__all__)}")
     source = inspect.getsource(sys.modules[__name__])
-    pieces = _pieces(ast.parse(source))
-    needed = _reach(names, pieces)
-    early = {name for node in needed for name in _uses(node, early=True)}
-    def place(node):  # imports, then what the names need, then the names
-        own = set(_bound(node))
-        late = own & set(names) and not own & early
-        return (not isinstance(node, (ast.Import, ast.ImportFrom)), bool(late), node.lineno)
-    lines, ordered = source.splitlines(), sorted(needed, key=place)
+    ordered = _in_order(_reach(names, _pieces(ast.parse(source))), names)
+    lines = source.splitlines()
     imports = [node for node in ordered if isinstance(node, (ast.Import, ast.ImportFrom))]
     blocks = ["\n".join(_lines_of(node, lines) for node in imports)] if imports else []
     blocks += [_lines_of(node, lines) for node in ordered if node not in imports]
@@ -1023,28 +1025,6 @@ def _bound(node):
     return []
 
 
-def _uses(node, early=False):
-    """List the names a statement reads: its code and its doctests' (early: on definition)."""
-    import ast
-    import doctest
-    if early and isinstance(node, ast.FunctionDef):
-        trees = node.args.defaults + [d for d in node.args.kw_defaults if d]
-    elif early and isinstance(node, ast.ClassDef):
-        trees = node.bases
-    else:
-        doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None
-        trees = [node] + [ast.parse(example.source)
-                          for example in doctest.DocTestParser().get_examples(doc or "")]
-    loads, stores = set(), set()
-    for tree in trees:
-        for n in ast.walk(tree):
-            if isinstance(n, ast.Name):
-                (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
-            elif isinstance(n, ast.arg):
-                stores.add(n.arg)
-    return loads - stores
-
-
 def _reach(names, pieces):
     """Return the statements the names need, following calls, defaults and doctests."""
     needed, todo = [], list(names)
@@ -1054,6 +1034,43 @@ def _reach(names, pieces):
             needed.append(node)
             todo += [name for name in _uses(node) if name in pieces]
     return needed
+
+
+def _uses(node, early=False):
+    """List the names a statement reads: ever, or only when it is defined (early)."""
+    import ast
+    loads, stores = set(), set()
+    for tree in _parts(node, early):
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name):
+                (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
+            elif isinstance(n, ast.arg):
+                stores.add(n.arg)
+    return loads - stores
+
+
+def _parts(node, early):
+    """The parts of a statement that run: on definition (early), or ever, doctests too."""
+    import ast
+    import doctest
+    if early and isinstance(node, ast.FunctionDef):
+        return node.args.defaults + [d for d in node.args.kw_defaults if d]
+    if early and isinstance(node, ast.ClassDef):
+        return node.bases
+    doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None
+    examples = doctest.DocTestParser().get_examples(doc or "")
+    return [node] + [ast.parse(example.source) for example in examples]
+
+
+def _in_order(needed, names):
+    """Sort statements to run top to bottom: imports, what the names need, the names."""
+    import ast
+    early = {name for node in needed for name in _uses(node, early=True)}
+    def place(node):
+        own = set(_bound(node))
+        last = bool(own & set(names)) and not own & early  # unless needed on definition
+        return not isinstance(node, (ast.Import, ast.ImportFrom)), last, node.lineno
+    return sorted(needed, key=place)
 
 
 def _lines_of(node, lines):
@@ -1096,7 +1113,8 @@ def _lesson_inputs(words, args):
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, got {d_model}")
     table = make_table(len(VOCAB), d_model, seed, padding_idx)
     padding_idx = _padding_idx(padding_idx, len(VOCAB))
-    figure = args["svg"] and svg_figure(table, text, seed=seed, padding_idx=padding_idx)
+    figure = None if args["svg"] is None else svg_figure(table, text, seed=seed,
+                                                          padding_idx=padding_idx)
     return {"words": text.split(), "ids": ids, "table": table, "padding_idx": padding_idx,
             "figure": figure}
 
@@ -1213,11 +1231,7 @@ def _run(argv):
     try:
         args = _parse(argv)
         view, read, takes, _ = VIEWS[args["view"]]
-        given = (["WORDS"] if args["words"] else []) + [
-            flag for flag in OPTIONS if args[_dest(flag)] is not None]
-        unused = [flag for flag in given if flag not in takes]
-        if unused:
-            raise ValueError(f"{args['view']} does not take {', '.join(unused)}")
+        _refuse_unused(args, takes)
         inputs = read(_words(args["words"]), args)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
         return leaving.code
@@ -1232,11 +1246,27 @@ def _run(argv):
     return 0
 
 
+def _refuse_unused(args, takes):
+    """Refuse WORDS or options that the view would silently ignore."""
+    given = (["WORDS"] if args["words"] else []) + [
+        flag for flag in OPTIONS if args[_dest(flag)] is not None]
+    unused = [flag for flag in given if flag not in takes]
+    if unused:
+        raise ValueError(f"{args['view']} does not take {', '.join(unused)}")
+
+
 def _parse(argv):
     """Read the command line into a dict: the view's flag, the WORDS, each option."""
     if not argv:  # the lesson's run: skip argparse, which doubles the start-up time
         return {"view": None, "words": [], **{_dest(flag): None for flag in OPTIONS}}
-    return vars(_parser().parse_intermixed_args(argv))
+    parser = _parser()
+    args = vars(parser.parse_intermixed_args(argv))
+    for name, flag in [("view", None)] + [(_dest(flag), flag) for flag in OPTIONS]:
+        given = args[name] or []  # every flag appends, so that a repeat shows
+        if len(given) > 1:  # argparse would let the last one quietly win
+            parser.error(f"argument {flag or given[0]}: given twice")
+        args[name] = given[0] if given else None
+    return args
 
 
 def _dest(flag):
@@ -1246,40 +1276,30 @@ def _dest(flag):
 def _parser():
     """Build the parser from OPTIONS and VIEWS; a mistake exits 2 with one line."""
     import argparse  # here, not at the top: it doubles the start-up time
-    seen = set()
-
-    class Once(argparse.Action):
-        """Store a flag's value, refusing a second: a repeat would silently win."""
-
-        def __call__(self, parser, namespace, value, flag=None):
-            if flag in seen:
-                parser.error(f"argument {flag}: given twice")
-            seen.add(flag)
-            setattr(namespace, self.dest, self.const if self.nargs == 0 else value)
-
     parser = argparse.ArgumentParser(
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]", add_help=False,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        description="Turn text into token IDs, then into rows of an embedding table, as\n"
-                    "the lesson does. With no flags: the lesson's output.",
-        epilog=HELP_EXAMPLES)
-    parser.add_argument("words", nargs="*", metavar="WORDS",
-                        help=f"the text, from the vocabulary: {', '.join(VOCAB)} "
-                             f"(default: {TEXT}); - reads it from standard input")
+        description=HELP_DESCRIPTION, epilog=HELP_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("words", nargs="*", metavar="WORDS", help=HELP_WORDS)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", help="show this help and exit")
     for flag, (metavar, kind, text) in OPTIONS.items():
-        options.add_argument(flag, metavar=metavar, type=kind, action=Once, help=text)
+        options.add_argument(flag, metavar=metavar, type=kind, action="append", help=text)
     views = parser.add_argument_group("VIEW, one at a time").add_mutually_exclusive_group()
     for flag, (_, _, _, text) in VIEWS.items():
         if flag:
-            views.add_argument(flag, dest="view", action=Once, nargs=0, const=flag, help=text)
+            views.add_argument(flag, dest="view", action="append_const", const=flag, help=text)
     parser.error = lambda message: parser.exit(2, f"tokembed.py: error: {message}\n")
     # argparse would hide a failed write of the help: print it where failures show
     parser.print_help = lambda file=None: print(parser.format_help(), end="", file=file)
     return parser
 
 
+HELP_DESCRIPTION = """\
+Turn text into token IDs, then into rows of an embedding table, as
+the lesson does. With no flags: the lesson's output."""
+HELP_WORDS = (f"the text, from the vocabulary: {', '.join(VOCAB)} (default: {TEXT}); "
+              "- reads it from standard input")
 HELP_EXAMPLES = """examples:
   python3 tokembed.py my order is late
   echo "my order is late" | python3 tokembed.py -
