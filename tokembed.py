@@ -137,11 +137,12 @@ def vecmat(vector, matrix):
 # --- claim: a real table holds about 524 million numbers -----------------------
 
 # Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
-# each from the model's config.json on the Hugging Face Hub.
+# each from the model's config.json on the Hugging Face Hub: vocab_size, and
+# n_embd (GPT-2) or hidden_size (the others).
 REAL_MODELS = [
-    ("GPT-2 small", 50_257, 768),    # openai-community/gpt2: vocab_size, n_embd
-    ("BERT-base", 30_522, 768),      # google-bert/bert-base-uncased: vocab_size, hidden_size
-    ("Llama 3 8B", 128_256, 4_096),  # meta-llama/Meta-Llama-3-8B: vocab_size, hidden_size
+    ("GPT-2 small", 50_257, 768),    # openai-community/gpt2
+    ("BERT-base", 30_522, 768),      # google-bert/bert-base-uncased
+    ("Llama 3 8B", 128_256, 4_096),  # meta-llama/Meta-Llama-3-8B
 ]
 
 
@@ -184,7 +185,7 @@ def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
 
 
 def sgd_step(table, grad, lr):
-    """Return the table after one step of gradient descent: each number - lr x its gradient.
+    """Return the table after one step of gradient descent: x - lr x gradient, each x.
 
     >>> sgd_step([[1.0, 2.0], [3.0, 4.0]], [[0.5, 0.0], [0.0, 0.0]], 0.1)
     [[0.95, 2.0], [3.0, 4.0]]
@@ -239,13 +240,13 @@ def dot(u, v):
 
 
 def cosine(u, v):
-    """Return the cosine of the angle between u and v: 1 alike, 0 unrelated, -1 opposite.
+    """Return the cosine of the angle between u and v: 1 alike, 0 unrelated.
 
     >>> cosine([1, 0], [1, 1])
     0.7071067811865475
     """
     scaled = []
-    for vector in (u, v):  # scale by a power of 2, which is exact, so no square overflows
+    for vector in (u, v):  # scale by a power of 2: exact, and no square overflows
         top = max(map(abs, vector), default=0)
         if top == 0:
             raise ValueError("cosine is undefined for a zero vector")
@@ -327,7 +328,8 @@ def nearest(word, vocab, table, k=3):
     if len(ids) != 1:
         raise ValueError(f"nearest() takes one word, got {word!r}")
     if not any(table[ids[0]]):
-        raise ValueError(f"{word!r} has a zero row: it points nowhere, so nothing is near")
+        raise ValueError(f"{word!r} has a zero row: it points nowhere, "
+                         "so nothing is near")
     scores = sorted(((cosine(table[ids[0]], row), other)
                      for i, (other, row) in enumerate(zip(vocab, table))
                      if i != ids[0] and any(row)), reverse=True)
@@ -465,7 +467,8 @@ def _texts(name, texts):
                         f"not {type(texts).__name__}: {texts!r}")
     for i, text in enumerate(texts):
         if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a str, not {type(text).__name__}: {text!r}")
+            raise TypeError(f"{name}[{i}] must be a str, "
+                            f"not {type(text).__name__}: {text!r}")
     return texts
 
 
@@ -570,8 +573,8 @@ def print_one_hot(words, ids, table):
 def print_params(vocab_size, d_model):
     """Print the table's parameter count and memory, then real models' tables."""
     count = param_count(vocab_size, d_model)
-    _say(f"embedding table: {_count(vocab_size, 'token')} x {_count(d_model, 'number')} "
-         f"= {_count(count, 'parameter')}", 2)
+    _say(f"embedding table: {_count(vocab_size, 'token')} x "
+         f"{_count(d_model, 'number')} = {_count(count, 'parameter')}", 2)
     for name, size in (("fp32", 4), ("bf16/fp16", 2)):
         print(f"  in {name} ({size} bytes a number): {_bytes(size * count)}")
     print("input embedding tables of real models:")
@@ -589,20 +592,29 @@ def print_learning(words, ids, table, padding_idx):
     _say(f"token ids: {ids}", 12)
     print("toy loss: the sum of the looked-up numbers, so each position adds 1 to")
     print(f"the gradient of every number in its row; learning rate {lr}")
-    _columns([("id", "token", "looked up", "gradient", "step", "row after the step")] + [
-        (str(i), VOCAB[i], _count(len(where[i]), "time") if where[i] else "-",
-         "0, padding" if i == padding_idx else f"{g[0]} each" if any(g) else "0",
-         f"{-lr * g[0]:.1f}" if any(g) else "0", _numbers(row))
-        for i, (g, row) in enumerate(zip(grad, after))])
-    print("rows with no gradient are unchanged, byte for byte:", all(
-        repr(new) == repr(old) for new, old, g in zip(after, table, grad) if not any(g)))
-    for i in (i for i, found in enumerate(where) if len(found) > 1 and i != padding_idx):
-        print(f"{VOCAB[i]}, looked up {len(where[i])} times, gets {len(where[i])} x the "
-              f"gradient: it moves {len(where[i])} times as far")
+    _columns([("id", "token", "looked up", "gradient", "step", "row after the step")]
+             + [(str(i), VOCAB[i], _count(len(where[i]), "time") if where[i] else "-",
+                 _gradient_of(g, i == padding_idx),
+                 f"{-lr * g[0]:.1f}" if any(g) else "0", _numbers(row))
+                for i, (g, row) in enumerate(zip(grad, after))])
+    unmoved = [(new, old) for new, old, g in zip(after, table, grad) if not any(g)]
+    print("rows with no gradient are unchanged, byte for byte:",
+          all(repr(new) == repr(old) for new, old in unmoved))
+    for i, n in enumerate(map(len, where)):
+        if n > 1 and i != padding_idx:
+            print(f"{VOCAB[i]}, looked up {n} times, gets {n} x the gradient: "
+                  f"it moves {n} times as far")
+
+
+def _gradient_of(grad_row, padding):
+    """Describe a row's gradient, all of whose numbers are equal here."""
+    if padding:
+        return "0, padding"
+    return f"{grad_row[0]} each" if any(grad_row) else "0"
 
 
 def print_training(seed):
-    """Print refund's similarities before and after training, then under other ID orders."""
+    """Print refund's similarities before and after training, then other ID orders."""
     vocab, after = train_embeddings(seed)
     _, before = train_embeddings(seed, epochs=0)
     print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
@@ -610,7 +622,7 @@ def print_training(seed):
     print(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}")
     _columns([("cosine similarity", "IDs", "before", "after")] + [
         (f"refund ~ {other}", f"{vocab.index('refund')}, {vocab.index(other)}",
-         f"{_cosine_of(vocab, before, other):.3f}", f"{_cosine_of(vocab, after, other):.3f}")
+         *(f"{_cosine_of(vocab, table, other):.3f}" for table in (before, after)))
         for other in ("return", "monsoon")], right=(1, 2, 3))
     for when, table in (("before", before), ("after", after)):
         print(f"nearest to refund {when}:".ljust(26), _neighbours(vocab, table))
@@ -623,10 +635,10 @@ def _print_id_orders(seed, vocab):
     print("an ID is only a label: number the words another way and train again")
     orders = [("alphabetical", vocab), ("reversed", vocab[::-1]),
               ("shuffled", random.Random(seed).sample(vocab, len(vocab)))]
-    _columns([("ID order", "refund", "return", "monsoon", "nearest to refund after")] + [
-        (name, *(str(order.index(w)) for w in ("refund", "return", "monsoon")),
-         _neighbours(order, train_embeddings(seed, vocab=order)[1], k=2))
-        for name, order in orders], right=(1, 2, 3))
+    _columns([("ID order", "refund", "return", "monsoon", "nearest to refund after")]
+             + [(name, *(str(order.index(w)) for w in ("refund", "return", "monsoon")),
+                 _neighbours(order, train_embeddings(seed, vocab=order)[1], k=2))
+                for name, order in orders], right=(1, 2, 3))
 
 
 def _cosine_of(vocab, table, other):
@@ -634,23 +646,26 @@ def _cosine_of(vocab, table, other):
 
 
 def _neighbours(vocab, table, k=3):
-    return ", ".join(f"{word} {score:.3f}" for word, score in nearest("refund", vocab, table, k))
+    found = nearest("refund", vocab, table, k)
+    return ", ".join(f"{word} {score:.3f}" for word, score in found)
 
 
 def print_context(seed):
-    """Print bank's row before and after attention, in a river sentence and an account one."""
+    """Print bank's row before and after attention, in two sentences of two senses."""
     vocab, table = train_embeddings(seed)
     row = dict(zip(vocab, table))
     sentences = ["we walked along the river bank", "i opened a bank account"]
     outputs = [attend(lookup(table, encode(s, vocab)))[s.split().index("bank")]
                for s in sentences]
-    print(f'"bank" has one row in the trained table (seed {seed}), whatever the sentence;')
+    print(f'"bank" has one row in the trained table (seed {seed}), '
+          "whatever the sentence;")
     print("attend mixes in the words around it, so each sentence gives it a new one")
     _columns([("bank's vector", "~ river", "~ account", "river - account")] + [
         (label, *_leanings(vector, row))
         for label, vector in [("input row, either sentence", row["bank"])] +
         [(f'in "{s}"', out) for s, out in zip(sentences, outputs)]], right=(1, 2, 3))
-    inputs = [lookup(table, encode(s, vocab))[s.split().index("bank")] for s in sentences]
+    inputs = [lookup(table, encode(s, vocab))[s.split().index("bank")]
+              for s in sentences]
     print("the input row is the same in both sentences:", inputs[0] == inputs[1])
     print("the two outputs differ:", outputs[0] != outputs[1])
 
@@ -666,7 +681,8 @@ def print_search(query, seed):
     n = len(query.split())
     print(f'query "{query}": {_count(n, "token")}, so {_count(n, "token vector")} '
           f"of {TRAIN_D_MODEL} numbers,")
-    print(f"pooled into 1 sentence vector of {TRAIN_D_MODEL} numbers (trained, seed {seed})")
+    print(f"pooled into 1 sentence vector of {TRAIN_D_MODEL} numbers "
+          f"(trained, seed {seed})")
     print(f"the 5 of the corpus's {len(CORPUS)} sentences nearest to it, by cosine:")
     for sentence, score in search(query, CORPUS, vocab, table, k=5):
         print(f"  {score:.3f}  {sentence}")
@@ -720,7 +736,8 @@ def _positions(found, lead=""):
     if len(found) > 4:
         shown = ", ".join(map(str, found[:3]))
         return f"{lead}{len(found):,} positions: {shown}, ..."
-    return f"{lead}position{'s' if len(found) > 1 else ''} " + ", ".join(map(str, found))
+    plural = "s" if len(found) > 1 else ""
+    return f"{lead}position{plural} " + ", ".join(map(str, found))
 
 
 def _count(n, noun):
@@ -747,7 +764,7 @@ TITLE_Y, NOTES_Y = 34, 62  # baselines: the title, then the first note under it
 HEADINGS_H = 24       # room above the rows for their column headings
 TEXT_DROP = 5         # a 14 px text's baseline sits this far below its row's middle
 ARROW_W, ID_W = 48, 40
-LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room kept for it below the rows
+LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room for it below the rows
 TEXT_MAX_W = 900      # a longer line under the title wraps
 FIGURE_MAX = 64       # rows, or numbers a row: past this a figure stops being readable
 
@@ -772,11 +789,11 @@ def colour(value):
 
 
 def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
-    """Draw the table as a heatmap, with an arrow from each token of the text to its row.
+    """Draw the table as a heatmap, with an arrow to each row the text looks up.
 
     >>> figure = svg_figure([[0.5, -1.0], [0.0, 1.0]], "b a b", vocab=["a", "b"])
-    >>> figure.count('class="cell"'), figure.count('class="lookup"'), type(figure).__name__
-    (4, 2, 'SVG')
+    >>> figure.count('class="cell"'), figure.count('class="lookup"')
+    (4, 2)
     """
     ids, table = encode(text, vocab), _drawable(table, len(vocab))
     where = _positions_of(ids, len(table))
@@ -787,13 +804,16 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     notes = _figure_notes(subtitle, seed, padding_idx, x["width"])
     top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
     height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
-    title = f"Embedding table: {_count(len(table), 'token')} x {_count(len(table[0]), 'number')}"
+    title = (f"Embedding table: {_count(len(table), 'token')} x "
+             f"{_count(len(table[0]), 'number')}")
     desc = f"{notes[0]} Looked-up rows are outlined. " + " ".join(
-        f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}." for i, row in enumerate(table))
+        f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
+        for i, row in enumerate(table))
     key = _figure_key(title + desc)
     return SVG("\n".join([
         _svg_open(x["width"], height, title, desc, key),
-        *(_tag("text", note, x=MARGIN, y=NOTES_Y + LINE_H * k) for k, note in enumerate(notes)),
+        *(_tag("text", note, x=MARGIN, y=NOTES_Y + LINE_H * k)
+          for k, note in enumerate(notes)),
         *_svg_rows(table, vocab, labels, x, top, key),
         *_svg_legend(x["cells"], height - LEGEND_H + 30, key), "</svg>", ""]))
 
@@ -835,7 +855,7 @@ def _figure_notes(subtitle, seed, padding_idx, width):
 
 
 def _figure_key(content):
-    """Name this figure's element ids after its content, so two figures in a page differ."""
+    """Name the figure's element ids after its content: two figures in a page differ."""
     import zlib  # here, not at the top: only the figure needs it
     return f"tokembed-{zlib.crc32(content.encode('utf-8')):08x}"
 
@@ -856,21 +876,24 @@ def _svg_open(width, height, title, desc, key):
 
 
 def _svg_rows(table, vocab, labels, x, top, key):
-    """Yield the headings, then each row: its token, ID and cells, and its arrow if looked up."""
+    """Yield the headings, then each row: token, ID, cells; an arrow if looked up."""
     headings = [("token", x["token"]), ("ID", x["id"])] + [("in the text", x["label"])]
     for heading, right in headings[:len(headings) if labels else 2]:
-        yield _tag("text", heading, x=right, y=top - 10, text_anchor="end", font_weight="bold")
+        yield _tag("text", heading, x=right, y=top - 10, text_anchor="end",
+                   font_weight="bold")
     for i, row in enumerate(table):
         y = top + i * (CELL_H + ROW_GAP)
-        baseline, weight = y + CELL_H // 2 + TEXT_DROP, "bold" if i in labels else "normal"
+        baseline = y + CELL_H // 2 + TEXT_DROP
         for label, right in ((vocab[i], x["token"]), (i, x["id"])):
-            yield _tag("text", label, x=right, y=baseline, text_anchor="end", font_weight=weight)
+            yield _tag("text", label, x=right, y=baseline, text_anchor="end",
+                       font_weight="bold" if i in labels else "normal")
         for j, value in enumerate(row):
             left, fill = x["cells"] + j * CELL_W, colour(value)
             yield _tag("rect", x=left, y=y, width=CELL_W, height=CELL_H, fill=fill,
                        class_="cell", data_row=i, data_value=value)
             yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=baseline,
-                       text_anchor="middle", fill="#ffffff" if _is_dark(fill) else "#111111")
+                       text_anchor="middle",
+                       fill="#ffffff" if _is_dark(fill) else "#111111")
         if i in labels:
             yield from _svg_pointer(labels[i], i, x, y, len(row), key)
 
@@ -878,8 +901,9 @@ def _svg_rows(table, vocab, labels, x, top, key):
 def _svg_pointer(label, i, x, y, width, key):
     """Yield a looked-up row's outline, and its label with an arrow pointing at it."""
     middle = y + CELL_H // 2
-    yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W, height=CELL_H, fill="none",
-               stroke="#000000", stroke_width=3, class_="lookup", data_row=i)
+    yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W, height=CELL_H,
+               fill="none", stroke="#000000", stroke_width=3, class_="lookup",
+               data_row=i)
     yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end")
     yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 8,
                y2=middle, stroke="#333333", stroke_width=1.5,
@@ -898,11 +922,14 @@ def _svg_legend(left, y, key):
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
     yield f'<defs><linearGradient id="{key}-scale">{stops}</linearGradient></defs>'
     yield _tag("text", "colour scale", x=left - 12, y=y + 12, text_anchor="end")
-    yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14, fill=f"url(#{key}-scale)",
-               stroke="#333333")
-    for label, dx in (("-1 purple", 0), ("0 white", LEGEND_W // 2), ("+1 orange", LEGEND_W)):
-        yield _tag("text", label, x=left + dx, y=y + 14 + LINE_H - 4, text_anchor="middle")
-    yield _tag("text", "thick outline: a row the text looks up", x=left, y=y + 14 + 2 * LINE_H)
+    yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14,
+               fill=f"url(#{key}-scale)", stroke="#333333")
+    ticks = (("-1 purple", 0), ("0 white", LEGEND_W // 2), ("+1 orange", LEGEND_W))
+    for label, dx in ticks:
+        yield _tag("text", label, x=left + dx, y=y + 14 + LINE_H - 4,
+                   text_anchor="middle")
+    yield _tag("text", "thick outline: a row the text looks up", x=left,
+               y=y + 14 + 2 * LINE_H)
 
 
 def _tag(name, text=None, **attributes):
@@ -913,7 +940,9 @@ def _tag(name, text=None, **attributes):
     """
     pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{_xml(str(value))}"'
                     for key, value in attributes.items())
-    return f"<{name}{pairs}/>" if text is None else f"<{name}{pairs}>{_xml(str(text))}</{name}>"
+    if text is None:
+        return f"<{name}{pairs}/>"
+    return f"<{name}{pairs}>{_xml(str(text))}</{name}>"
 
 
 def _xml(text):
@@ -933,12 +962,13 @@ def write_svg(path, svg):
     ['table.svg']
     """
     import stat  # here, not at the top: only --svg needs it
-    try:  # refuse what open() refuses (a folder, a file we may not write), changing nothing
+    try:  # refuse what open() refuses (a folder, a file we may not write); no change
         handle = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         if not path:
             raise
-        return _replace(os.path.realpath(path) if os.path.islink(path) else path, svg, None)
+        target = os.path.realpath(path) if os.path.islink(path) else path
+        return _replace(target, svg, None)  # a new file, or a symlink's new target
     with open(handle, "w", encoding="utf-8") as file:
         now = os.fstat(handle)
         if not stat.S_ISREG(now.st_mode):  # a device or a pipe: written in place
@@ -969,15 +999,17 @@ def _replace(target, svg, now):
 
 
 def _write_new(path, svg, now):
-    """Make a new file at path holding svg; give it the mode and owner of `now`, if any."""
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # less the umask,
-    with open(handle, "w", encoding="utf-8") as file:                   # as open() does
+    """Make a new file at path holding svg, with the mode and owner of `now`, if any."""
+    # 0o666 less the umask, as open() would make it
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with open(handle, "w", encoding="utf-8") as file:
         file.write(svg)
         file.flush()
         os.fsync(handle)
     if now:
         os.chmod(path, now.st_mode & 0o7777)
-        if hasattr(os, "chown") and (now.st_uid, now.st_gid) != (os.getuid(), os.getgid()):
+        owner = (now.st_uid, now.st_gid)
+        if hasattr(os, "chown") and owner != (os.getuid(), os.getgid()):
             try:
                 os.chown(path, now.st_uid, now.st_gid)
             except PermissionError:  # only root may give a file away
@@ -987,9 +1019,10 @@ def _write_new(path, svg, now):
 # --- copying into a lesson -------------------------------------------------------
 
 def snippet(*names):
-    """Return paste-ready source for the named functions and constants, and all they need.
+    """Return paste-ready source for the named functions or constants, and their needs.
 
-    >>> [line for line in snippet("dot").splitlines() if line.startswith(("import", "def"))]
+    >>> source = snippet("dot")
+    >>> [line for line in source.splitlines() if line.startswith(("import", "def"))]
     ['import math', 'import operator', 'def dot(u, v):']
     """
     import ast  # here, not at the top: only --copy needs them
@@ -1001,7 +1034,8 @@ def snippet(*names):
     source = inspect.getsource(sys.modules[__name__])
     ordered = _in_order(_reach(names, _pieces(ast.parse(source))), names)
     lines = source.splitlines()
-    imports = [node for node in ordered if isinstance(node, (ast.Import, ast.ImportFrom))]
+    imports = [node for node in ordered
+               if isinstance(node, (ast.Import, ast.ImportFrom))]
     blocks = ["\n".join(_lines_of(node, lines) for node in imports)] if imports else []
     blocks += [_lines_of(node, lines) for node in ordered if node not in imports]
     return _snippet_header(names) + "\n\n\n".join(blocks) + "\n"
@@ -1050,14 +1084,15 @@ def _uses(node, early=False):
 
 
 def _parts(node, early):
-    """The parts of a statement that run: on definition (early), or ever, doctests too."""
+    """The parts of a statement that run: on definition (early), or ever (doctests)."""
     import ast
     import doctest
     if early and isinstance(node, ast.FunctionDef):
         return node.args.defaults + [d for d in node.args.kw_defaults if d]
     if early and isinstance(node, ast.ClassDef):
         return node.bases
-    doc = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.ClassDef)) else None
+    documented = isinstance(node, (ast.FunctionDef, ast.ClassDef))
+    doc = ast.get_docstring(node) if documented else None
     examples = doctest.DocTestParser().get_examples(doc or "")
     return [node] + [ast.parse(example.source) for example in examples]
 
@@ -1091,32 +1126,34 @@ def _snippet_header(names):
             shown = repr(value)
             examples.append(f">>> {name}\n{shown}" if len(shown) <= 72 else
                             f">>> len({name}), {name}[0]\n{(len(value), value[0])!r}")
-    origin = textwrap.fill(f'"""{", ".join(names)}: copied from tokembed.py, (c) 2026 The '
-                           "tokembed authors, MIT License.", 79)
+    origin = textwrap.fill(f'"""{", ".join(names)}: copied from tokembed.py, '
+                           "(c) 2026 The tokembed authors, MIT License.", 79)
     return origin + "".join(f"\n\n{example}" for example in examples) + \
         ('\n"""' if examples else '"""') + "\n\n"
 
 
 # --- the command line ------------------------------------------------------------
 
-MAX_D_MODEL = 65_536  # 4x a very wide model: meta-llama/Llama-3.1-405B, hidden_size 16384
-MAX_SIZE = 10**12     # --params sizes: far past any real model, and still quick to print
+# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
+MAX_D_MODEL = 65_536
+MAX_SIZE = 10**12     # --params sizes: far past any real model, still quick to print
 MAX_QUERY = 1_000     # --search words: attention compares every pair of them
 
 
 def _lesson_inputs(words, args):
-    """Read the text and draw the lesson's table as the options say; maybe save a figure."""
+    """Read the text and draw the lesson's table as the options say; maybe a figure."""
     text = TEXT if words is None else " ".join(words)
     ids, seed = encode(text), _seed(_given(args, "seed", SEED))
     d_model, padding_idx = _given(args, "d_model", D_MODEL), args["padding_idx"]
     if not 1 <= d_model <= MAX_D_MODEL:
-        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, got {d_model}")
+        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
+                         f"got {d_model}")
     table = make_table(len(VOCAB), d_model, seed, padding_idx)
     padding_idx = _padding_idx(padding_idx, len(VOCAB))
     figure = None if args["svg"] is None else svg_figure(table, text, seed=seed,
                                                           padding_idx=padding_idx)
-    return {"words": text.split(), "ids": ids, "table": table, "padding_idx": padding_idx,
-            "figure": figure}
+    return {"words": text.split(), "ids": ids, "table": table,
+            "padding_idx": padding_idx, "figure": figure}
 
 
 def _learning_inputs(words, args):
@@ -1143,13 +1180,14 @@ def _query_inputs(words, args):
 
 
 def _size_inputs(words, args):
-    """Read --params' sizes: none (the lesson's 128,000 x 4,096) or two whole numbers."""
+    """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
     if words is None:
         return {"vocab_size": 128_000, "d_model": 4_096}
-    if len(words) != 2 or not all(w.isdecimal() and len(w) <= 13 and 1 <= int(w) <= MAX_SIZE
-                                  for w in words):
+    if len(words) != 2 or not all(
+            w.isdecimal() and len(w) <= 13 and 1 <= int(w) <= MAX_SIZE for w in words):
         raise ValueError(f"argument --params: expected two whole numbers from 1 to "
-                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words) or 'nothing'}")
+                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), "
+                         f"got {' '.join(words) or 'nothing'}")
     return {"vocab_size": int(words[0]), "d_model": int(words[1])}
 
 
@@ -1170,8 +1208,10 @@ def print_snippet(source):
 
 # The options a view may take: (metavar, type, help).
 OPTIONS = {
-    "--seed": ("N", int, f"seed for the random table, or for training (default: {SEED})"),
-    "--d-model": ("N", int, f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})"),
+    "--seed": ("N", int, f"seed for the random table, or for training "
+                         f"(default: {SEED})"),
+    "--d-model": ("N", int, f"numbers per row, 1 to {MAX_D_MODEL:,} "
+                            f"(default: {D_MODEL})"),
     "--padding-idx": ("ID", int, "zero this row after drawing them all, as PyTorch's "
                                   "padding_idx does; -1 is the last row"),
     "--svg": ("PATH", str, "also draw the table as a heatmap into this SVG file"),
@@ -1241,8 +1281,10 @@ def _run(argv):
         try:
             write_svg(args["svg"], inputs["figure"])
         except OSError as error:
-            return _fail(f"cannot write the figure to {args['svg']!r}: {_reason(error)}")
-    view(*(inputs[name] for name in view.__code__.co_varnames[:view.__code__.co_argcount]))
+            return _fail(f"cannot write the figure to {args['svg']!r}: "
+                         f"{_reason(error)}")
+    takes_inputs = view.__code__.co_varnames[:view.__code__.co_argcount]
+    view(*(inputs[name] for name in takes_inputs))
     return 0
 
 
@@ -1277,18 +1319,21 @@ def _parser():
     """Build the parser from OPTIONS and VIEWS; a mistake exits 2 with one line."""
     import argparse  # here, not at the top: it doubles the start-up time
     parser = argparse.ArgumentParser(
-        prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]", add_help=False,
-        description=HELP_DESCRIPTION, epilog=HELP_EXAMPLES,
+        prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
+        add_help=False, description=HELP_DESCRIPTION, epilog=HELP_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("words", nargs="*", metavar="WORDS", help=HELP_WORDS)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", help="show this help and exit")
     for flag, (metavar, kind, text) in OPTIONS.items():
-        options.add_argument(flag, metavar=metavar, type=kind, action="append", help=text)
-    views = parser.add_argument_group("VIEW, one at a time").add_mutually_exclusive_group()
+        options.add_argument(flag, metavar=metavar, type=kind, action="append",
+                             help=text)
+    views = parser.add_argument_group("VIEW, one at a time")
+    views = views.add_mutually_exclusive_group()
     for flag, (_, _, _, text) in VIEWS.items():
         if flag:
-            views.add_argument(flag, dest="view", action="append_const", const=flag, help=text)
+            views.add_argument(flag, dest="view", action="append_const", const=flag,
+                               help=text)
     parser.error = lambda message: parser.exit(2, f"tokembed.py: error: {message}\n")
     # argparse would hide a failed write of the help: print it where failures show
     parser.print_help = lambda file=None: print(parser.format_help(), end="", file=file)
@@ -1327,13 +1372,14 @@ def _words(words):
 def _reason(error):
     """Say in a few lowercase words why an OSError happened."""
     import errno  # here, not at the top: only errors need it
-    known = {errno.EISDIR: "is a folder, not a file", errno.ENXIO: "nothing is reading it"}
+    known = {errno.EISDIR: "is a folder, not a file",
+             errno.ENXIO: "nothing is reading it"}
     return known.get(getattr(error, "errno", None)) or (
         getattr(error, "strerror", None) or str(error)).lower()
 
 
 def _lost_output(error):
-    """Report that standard output failed, so that Python does not fail again at exit."""
+    """Report that standard output failed; keep Python from failing again at exit."""
     try:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except (OSError, ValueError):  # no file behind sys.stdout: nothing to silence
