@@ -140,7 +140,8 @@ def test_encode(text, ids):
     assert encode(text) == ids
 
 
-@pytest.mark.parametrize("text", ["refund my order", "my order is late", "late", "<pad> is is", ""])
+@pytest.mark.parametrize("text", ["refund my order", "my order is late", "late",
+                                  "<pad> is is", ""])
 def test_decode_undoes_encode(text):
     assert decode(encode(text)) == text
 
@@ -691,9 +692,9 @@ def test_cli_train(capsys):
     lines = out.splitlines()
     assert lines[0] == f"skip-gram with negative sampling on {len(CORPUS)} sentences: " \
                        f"{len(vocab)} words,"
-    assert lines[3].split() == ["refund", "~", "return",
-                                f"{vocab.index('refund')},", str(vocab.index("return")),
-                                f"{cosine(before[vocab.index('refund')], before[vocab.index('return')]):.3f}",
+    refund, back = vocab.index("refund"), vocab.index("return")
+    assert lines[3].split() == ["refund", "~", "return", f"{refund},", str(back),
+                                f"{cosine(before[refund], before[back]):.3f}",
                                 f"{cosine(row['refund'], row['return']):.3f}"]
     best = nearest("refund", vocab, after)
     assert lines[6] == "nearest to refund after:   " + ", ".join(
@@ -772,9 +773,9 @@ def test_cli_context(capsys):
     river_out, _ = bank_in("we walked along the river bank", SEED)
     assert (status, err) == (0, "") and out.startswith(CONTEXT_HEAD)
     lines = out.splitlines()
-    assert lines[3].split()[-3:] == [f"{cosine(row['bank'], row['river']):.3f}",
-                                     f"{cosine(row['bank'], row['account']):.3f}",
-                                     f"{cosine(row['bank'], row['river']) - cosine(row['bank'], row['account']):+.3f}"]
+    river, account = cosine(row["bank"], row["river"]), cosine(row["bank"], row["account"])
+    assert lines[3].split()[-3:] == [f"{river:.3f}", f"{account:.3f}",
+                                     f"{river - account:+.3f}"]
     assert lines[4].startswith('in "we walked along the river bank"')
     assert lines[4].split()[-3] == f"{cosine(river_out, row['river']):.3f}"
     assert lines[6:] == ["the input row is the same in both sentences: True",
