@@ -688,11 +688,6 @@ def print_search(query, seed):
         print(f"  {score:.3f}  {sentence}")
 
 
-def print_snippet(names):
-    """Print paste-ready source for the names and everything they need."""
-    print(snippet(*names), end="")
-
-
 def _say(line, indent):
     """Print a line, wrapped at WIDTH columns; later lines are indented."""
     if len(line) <= WIDTH:
@@ -905,7 +900,7 @@ def _svg_pointer(label, i, x, y, width, key):
                fill="none", stroke="#000000", stroke_width=3, class_="lookup",
                data_row=i)
     yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end")
-    yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 8,
+    yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 14,
                y2=middle, stroke="#333333", stroke_width=1.5,
                marker_end=f"url(#{key}-arrow)", class_="arrow", data_row=i)
 
