@@ -512,7 +512,7 @@ def test_cli_learn_never_moves_the_padding_row(capsys):
     assert "moves" not in out  # the padding row is looked up twice, yet stays put
 
 
-# --- claims: training makes words used alike end up alike; IDs are labels --------------
+# --- claims: training makes words used alike end up alike; IDs are only labels --------
 
 @pytest.mark.parametrize("u, v, expected", [
     ([1, 2, 3], [4, 5, 6], 32.0), ([0.1] * 10, [1] * 10, 1.0), ([], [], 0.0),
@@ -844,7 +844,7 @@ def test_a_tokens_row_ignores_its_neighbours():
     assert river[2] == account[0]
 
 
-# --- the padding row, as PyTorch's padding_idx -----------------------------------------
+# --- claim: the padding row, as PyTorch's padding_idx ----------------------------------
 
 @pytest.mark.parametrize("n_rows, d_model, seed, padding_idx, zeroed", [
     (6, 4, 42, 0, 0), (6, 4, 42, 5, 5), (3, 2, 1, 1, 1),

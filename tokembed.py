@@ -196,7 +196,7 @@ def sgd_step(table, grad, lr):
             for row, grad_row in zip(table, grad)]
 
 
-# --- claims: training makes words used alike end up alike, and IDs are labels ---
+# --- claims: training makes words used alike end up alike; IDs are only labels
 
 # A tiny corpus: "refund" and "return" are used alike, "monsoon" never near
 # them; "bank" is one token in two senses, a river's and an account's.
@@ -523,6 +523,8 @@ def _gradient_rows(grad_rows, count):
 # ===============================================================================
 # Below this line: printing and drawing. No lesson content.
 # ===============================================================================
+
+# --- text views ------------------------------------------------------------------
 
 WIDTH = 80  # every view fits an 80-column terminal
 
@@ -1347,7 +1349,7 @@ HELP_EXAMPLES = """examples:
   python3 tokembed.py --learn my order order
   python3 tokembed.py --params 50257 768
   python3 tokembed.py --search please return my order
-  python3 tokembed.py --copy lookup > lookup.py"""
+  python3 tokembed.py --copy lookup > lesson.py"""
 
 
 def _words(words):
