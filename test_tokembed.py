@@ -1328,8 +1328,8 @@ CLI_ERRORS = {  # (argv, the one line on stderr)
     "learn nothing": (["--learn", ""], "--learn needs at least one word to look up"),
     "search word": (["--search", "refund", "my", "shoe"], "unknown token 'shoe' at position "
                     f"2; vocabulary: {', '.join(trained(SEED, 0)[0])}"),
-    "search too long": (["--search"] + ["refund"] * 1001, "--search takes 1 to 1,000 "
-                        "words, got 1,001: attention compares every pair of them"),
+    "search too long": (["--search"] + ["refund"] * 201, "--search takes 1 to 200 "
+                        "words, got 201: attention compares every pair of them"),
     "copy nothing": (["--copy"], "name something to copy; you can copy: "
                                  + ", ".join(tokembed.__all__)),
     "dash and words": (["-", "my"], "'-' reads the words from standard input, "

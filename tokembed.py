@@ -1134,7 +1134,7 @@ def _snippet_header(names):
 # 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
 MAX_D_MODEL = 65_536
 MAX_SIZE = 10**12     # --params sizes: far past any real model, still quick to print
-MAX_QUERY = 1_000     # --search words: attention compares every pair of them
+MAX_QUERY = 200       # --search words: attention compares every pair of them
 
 
 def _lesson_inputs(words, args):
