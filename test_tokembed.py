@@ -2,9 +2,11 @@
 
 The golden bytes below are copied from the lesson's printed output. Other
 expected values come from the lesson, from the lesson's own recipe
-(``lesson_table``), or are worked out by hand in the tables. The sections
-follow the module's: the lesson, one block per claim, the input checks, the
-views, the figure and its file, copying, the command line, the docs.
+(``lesson_table``), or are worked out by hand in the tables; only the views
+of trained vectors (--train, --context, --search) are checked against
+tokembed's own pieces, each tested on its own first. The sections follow the
+module's: the lesson, one block per claim, the views, the figure and its
+file, copying, the command line, the docs.
 """
 
 import doctest
