@@ -606,7 +606,8 @@ def test_sgns_step_pulls_neighbours_together_and_pushes_others_apart():
     assert cosine(w2, c2) < before
 
 
-# Checked once outside the suite, over seeds 0 to 1,499: see the README.
+# Checked once outside the suite over seeds 0 to 1,499 (see the README): refund ~
+# monsoon passed 0.3 for 10 of them, at most 0.363; the rest held for all.
 @pytest.mark.parametrize("seed", SEEDS)
 def test_training_makes_refund_and_return_alike(seed):
     vocab, table, row = trained(seed)
