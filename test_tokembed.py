@@ -313,8 +313,8 @@ def test_vecmat_is_a_real_product(vector, matrix, expected):
 
 
 @pytest.mark.parametrize("vector, matrix, message", [
-    ([1, 2, 3], [[1, 2], [3, 4]], "the vector has length 3 but the matrix has 2 rows; "
-                                  "they must match"),
+    ([1, 2, 3], [[1, 2], [3, 4]], "len(vector) is 3 but len(matrix) is 2; they must match"),
+    ([1], [[1, 2], [3, 4]], "len(vector) is 1 but len(matrix) is 2; they must match"),
     ([1, 2], [[1, 2], [3]], "matrix must hold rows of one length, 1 or more; "
                             "got row lengths [1, 2]"),
     ([], [], "matrix must hold rows of one length, 1 or more; got row lengths []"),
@@ -461,7 +461,7 @@ def test_lookup_backward_is_one_hot_transposed(seed):
     ([[1.0]], [-1], IndexError, "token ID -1 at position 0 is out of range; "
                                 "valid IDs are 0 to 2"),
     ([[1.0]], [1.0], TypeError, "token ID at position 0 must be an int, not float: 1.0"),
-    ([[1.0]], [1, 2], ValueError, "grad_rows has 1 rows for 2 IDs; "
+    ([[1.0]], [1, 2], ValueError, "len(grad_rows) is 1 but len(ids) is 2; "
                                   "give one gradient row per ID"),
     ([[1.0], [1.0, 2.0]], [1, 2], ValueError, "grad_rows must hold rows of one length, "
                                               "1 or more; got row lengths [1, 2]"),
@@ -649,11 +649,13 @@ def test_an_id_is_only_a_label(seed, shuffle):
     ({"seed": -1}, ValueError, "seed must be at least 0, got -1 (random.Random(-5) draws "
                                "what random.Random(5) draws, so a negative seed would only "
                                "repeat one)"),
-    ({"corpus": ["a b"], "vocab": ["a"]}, ValueError, "vocab must list the corpus's 2 words "
-                                                      "once each, in any order; missing: b; "
-                                                      "not in the corpus: none"),
-    ({"corpus": ["a b"], "vocab": ["a", "b", "c"]}, ValueError, "vocab must list the "
-     "corpus's 2 words once each, in any order; missing: none; not in the corpus: c"),
+    ({"corpus": ["a b"], "vocab": ["a"]}, ValueError, "vocab must list each word of the "
+                                                      "corpus once, in any order; missing: "
+                                                      "b; not in the corpus: none"),
+    ({"corpus": ["a b"], "vocab": ["a", "b", "c"]}, ValueError, "vocab must list each word "
+     "of the corpus once, in any order; missing: none; not in the corpus: c"),
+    ({"corpus": ["a b"], "vocab": ["b", "a", "a"]}, ValueError,
+     "vocab lists 'a' twice; each word needs one ID"),
 ])
 def test_train_embeddings_rejects_bad_input(kwargs, error, message):
     with pytest.raises(error) as caught:
@@ -1027,8 +1029,8 @@ def test_figure_escapes_pad():
 
 
 @pytest.mark.parametrize("table, vocab, message", [
-    (make_table(2, 4), VOCAB, "table has 2 rows but the vocabulary has 6 words; "
-                              "they must match"),
+    (make_table(2, 4), VOCAB, "len(table) is 2 but len(vocab) is 6; "
+                              "a table has one row per word"),
     ([[0.1, 0.2], [0.3]], ["a", "b"], "table must hold rows of one length, 1 or more; "
                                       "got row lengths [1, 2]"),
     ([[0.1, math.nan], [0.3, 0.4]], ["a", "b"], "row 0 holds nan; "

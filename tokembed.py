@@ -129,8 +129,8 @@ def vecmat(vector, matrix):
     """
     matrix = _rows("matrix", matrix)
     if len(vector) != len(matrix):
-        raise ValueError(f"the vector has length {len(vector)} but the matrix has "
-                         f"{len(matrix)} rows; they must match")
+        raise ValueError(f"len(vector) is {len(vector)} but len(matrix) is "
+                         f"{len(matrix)}; they must match")
     return [dot(vector, column) for column in zip(*matrix)]
 
 
@@ -453,10 +453,10 @@ def _padding_idx(padding_idx, n_rows):
     return padding_idx % n_rows
 
 
-def _text(text):
+def _text(text, name="text"):
     """Return text if it is a str."""
     if not isinstance(text, str):
-        raise TypeError(f"text must be a str, not {type(text).__name__}: {text!r}")
+        raise TypeError(f"{name} must be a str, not {type(text).__name__}: {text!r}")
     return text
 
 
@@ -466,9 +466,7 @@ def _texts(name, texts):
         raise TypeError(f"{name} must be a list or tuple of str, "
                         f"not {type(texts).__name__}: {texts!r}")
     for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a str, "
-                            f"not {type(text).__name__}: {text!r}")
+        _text(text, f"{name}[{i}]")
     return texts
 
 
@@ -494,8 +492,8 @@ def _word_order(corpus, vocab):
     if sorted(vocab) != words:
         missing = sorted(set(words) - set(vocab)) or ["none"]
         extra = sorted(set(vocab) - set(words)) or ["none"]
-        raise ValueError(f"vocab must list the corpus's {len(words)} words once each, "
-                         f"in any order; missing: {', '.join(missing)}; "
+        raise ValueError(f"vocab must list each word of the corpus once, in any order; "
+                         f"missing: {', '.join(missing)}; "
                          f"not in the corpus: {', '.join(extra)}")
     return vocab
 
@@ -507,15 +505,15 @@ def _rows(name, rows, count=None):
         raise ValueError(f"{name} must hold rows of one length, 1 or more; "
                          f"got row lengths {widths}")
     if count is not None and len(rows) != count:
-        raise ValueError(f"{name} has {len(rows)} rows but the vocabulary has "
-                         f"{count} words; they must match")
+        raise ValueError(f"len({name}) is {len(rows)} but len(vocab) is {count}; "
+                         "a table has one row per word")
     return rows
 
 
 def _gradient_rows(grad_rows, count):
     """Return grad_rows if it holds one row per ID, all of one length."""
     if len(grad_rows) != count:
-        raise ValueError(f"grad_rows has {len(grad_rows)} rows for {count} IDs; "
+        raise ValueError(f"len(grad_rows) is {len(grad_rows)} but len(ids) is {count}; "
                          "give one gradient row per ID")
     return _rows("grad_rows", grad_rows)
 
