@@ -542,7 +542,7 @@ def print_lookup(words, ids, table):
     print("table shape:", len(table), "x", len(table[0]))
 
 
-def print_table(words, ids, table):
+def print_table(ids, table):
     """Print every row of the table with its ID, marking the rows the text looks up."""
     _say(f"token ids: {ids}", 12)
     where = _positions_of(ids, len(table))
