@@ -933,18 +933,12 @@ def _tag(name, text=None, **attributes):
     >>> _tag("text", "<pad>", x=10, font_weight="bold", class_="label")
     '<text x="10" font-weight="bold" class="label">&lt;pad&gt;</text>'
     """
-    pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{_xml(str(value))}"'
+    from html import escape  # here, not at the top: only the figure needs it
+    pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
                     for key, value in attributes.items())
     if text is None:
         return f"<{name}{pairs}/>"
-    return f"<{name}{pairs}>{_xml(str(text))}</{name}>"
-
-
-def _xml(text):
-    """Escape text for SVG, so that '<pad>' shows as <pad>."""
-    for char, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;")):
-        text = text.replace(char, entity)  # & first, or it would escape the others
-    return text
+    return f"<{name}{pairs}>{escape(str(text))}</{name}>"
 
 
 def write_svg(path, svg):
