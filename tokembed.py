@@ -951,8 +951,9 @@ def write_svg(path, svg):
     ['table.svg']
     """
     import stat  # here, not at the top: only --svg needs it
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # Windows has none
     try:  # refuse what open() refuses (a folder, a file we may not write); no change
-        handle = os.open(path, os.O_WRONLY | getattr(os, "O_NONBLOCK", 0))
+        handle = os.open(path, os.O_WRONLY | nonblocking)
     except FileNotFoundError:
         if not path:
             raise
@@ -961,7 +962,8 @@ def write_svg(path, svg):
     with open(handle, "w", encoding="utf-8") as file:
         now = os.fstat(handle)
         if not stat.S_ISREG(now.st_mode):  # a device or a pipe: written in place
-            os.set_blocking(handle, True)  # a pipe no one reads was refused above
+            if nonblocking:  # a pipe no one reads was refused above, not waited on
+                os.set_blocking(handle, True)
             file.write(svg)
             return None
     return _replace(os.path.realpath(path), svg, now)  # a symlink: replace its target
@@ -972,7 +974,7 @@ def _replace(target, svg, now):
     import signal  # here, not at the top: only --svg needs it
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
-    hold = getattr(signal, "pthread_sigmask", None)  # not on Windows, nor in Pyodide
+    hold = getattr(signal, "pthread_sigmask", None)  # Windows has none
     if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and in place
         held = hold(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     try:
