@@ -1233,7 +1233,10 @@ VIEWS = {
 
 
 def main(argv=None):
-    """Run the command line; return the exit status (2 after a one-line error).
+    """Run the command line; return the exit status.
+
+    0 when all went well, 2 after a one-line error, 1 when a pipe's reader has
+    left (as with `| head`), and 130 after Ctrl-C, as the shell counts it.
 
     >>> main(["my", "order"])
     token ids: [1, 4]
