@@ -1102,10 +1102,22 @@ def test_write_svg_through_a_dangling_symlink_makes_its_target(tmp_path):
     assert link.is_symlink() and (tmp_path / "new.svg").read_text(encoding="utf-8") == "<svg/>"
 
 
-def test_write_svg_writes_a_device_in_place():
-    """/dev/null stays /dev/null: once, as root, it became a 7,869-byte file."""
-    write_svg(os.devnull, "<svg/>")
-    assert stat.S_ISCHR(os.stat(os.devnull).st_mode)
+def a_null_device(folder):
+    """A device to write to: as root, a copy of /dev/null made here, so that a bug
+    cannot replace the real one (once, as root, it became a 7,869-byte file); as
+    anyone else, /dev/null itself, which they could not replace."""
+    if os.geteuid() != 0:
+        return os.devnull
+    path = str(folder / "null")
+    os.mknod(path, stat.S_IFCHR | 0o666, os.stat(os.devnull).st_rdev)
+    return path
+
+
+def test_write_svg_writes_a_device_in_place(tmp_path):
+    device = a_null_device(tmp_path)
+    write_svg(device, "<svg/>")
+    assert stat.S_ISCHR(os.stat(device).st_mode)
+    assert os.stat(device).st_rdev == os.stat(os.devnull).st_rdev
 
 
 def test_write_svg_writes_a_pipe_that_someone_reads(tmp_path):
