@@ -655,8 +655,10 @@ def print_context(seed):
     vocab, table = train_embeddings(seed)
     row = dict(zip(vocab, table))
     sentences = ["we walked along the river bank", "i opened a bank account"]
-    outputs = [attend(lookup(table, encode(s, vocab)))[s.split().index("bank")]
-               for s in sentences]
+    rows = [lookup(table, encode(s, vocab)) for s in sentences]  # looked up once
+    at = [s.split().index("bank") for s in sentences]
+    inputs = [looked_up[k] for looked_up, k in zip(rows, at)]
+    outputs = [attend(looked_up)[k] for looked_up, k in zip(rows, at)]
     print(f'"bank" has one row in the trained table (seed {seed}), '
           "whatever the sentence;")
     print("attend mixes in the words around it, so each sentence gives it a new one")
@@ -664,8 +666,6 @@ def print_context(seed):
         (label, *_leanings(vector, row))
         for label, vector in [("input row, either sentence", row["bank"])] +
         [(f'in "{s}"', out) for s, out in zip(sentences, outputs)]], right=(1, 2, 3))
-    inputs = [lookup(table, encode(s, vocab))[s.split().index("bank")]
-              for s in sentences]
     print("the input row is the same in both sentences:", inputs[0] == inputs[1])
     print("the two outputs differ:", outputs[0] != outputs[1])
 
@@ -1134,7 +1134,7 @@ MAX_QUERY = 200       # --search words: attention compares every pair of them
 def _lesson_inputs(words, args):
     """Read the text and draw the lesson's table as the options say; maybe a figure."""
     text = TEXT if words is None else " ".join(words)
-    ids, seed = encode(text), _seed(_given(args, "seed", SEED))
+    ids, seed = encode(text), _seed_of(args)
     d_model, padding_idx = _given(args, "d_model", D_MODEL), args["padding_idx"]
     if not 1 <= d_model <= MAX_D_MODEL:
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
@@ -1157,7 +1157,7 @@ def _learning_inputs(words, args):
 
 def _seed_inputs(words, args):
     """Read the seed, the only input of --train and --context."""
-    return {"seed": _seed(_given(args, "seed", SEED))}
+    return {"seed": _seed_of(args)}
 
 
 def _query_inputs(words, args):
@@ -1167,7 +1167,7 @@ def _query_inputs(words, args):
     if not 1 <= len(ids) <= MAX_QUERY:
         raise ValueError(f"--search takes 1 to {MAX_QUERY:,} words, got {len(ids):,}: "
                          "attention compares every pair of them")
-    return {"query": query, "seed": _seed(_given(args, "seed", SEED))}
+    return {"query": query, "seed": _seed_of(args)}
 
 
 def _size_inputs(words, args):
@@ -1185,6 +1185,11 @@ def _size_inputs(words, args):
 def _name_inputs(words, args):
     """Read --copy's names and build their snippet."""
     return {"source": snippet(*words or [])}
+
+
+def _seed_of(args):
+    """Return --seed, checked, or the default seed."""
+    return _seed(_given(args, "seed", SEED))
 
 
 def _given(args, name, default):
