@@ -5,22 +5,32 @@ expected values come from the lesson, from the lesson's own recipe
 (``lesson_table``), or are worked out by hand in the tables; only the views
 of trained vectors (--train, --context, --search) are checked against
 tokembed's own pieces, each tested on its own first. The sections follow the
-module's: the lesson, one block per claim, the views, the figure and its
-file, copying, the command line, the docs.
+module's: the lesson, one block per claim, the input checks, the views, the
+figure and its file, copying, the command line, the docs.
+
+Every valid input a table below gives a public function is recorded with
+``valid``; the copying tests run each again through the function's lesson
+view, which has no checks, and ask for the very same answer.
 """
 
+import copy
 import doctest
+import fractions
 import functools
+import io
 import math
+import numbers
 import os
 import pathlib
 import random
+import re
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import time
+import types
 import xml.etree.ElementTree as ElementTree
 
 import pytest
@@ -28,9 +38,10 @@ import pytest
 import tokembed
 from tokembed import (VOCAB, D_MODEL, SEED, TEXT, CORPUS, make_table, encode, decode,
                       lookup, one_hot, vecmat, param_count, lookup_backward, sgd_step,
-                      dot, cosine, context_pairs, sgns_step, train_embeddings, nearest,
-                      softmax, attend, sentence_vector, search, colour, svg_figure,
-                      write_svg, snippet, main)
+                      dot, cosine, context_pairs, sigmoid, sgns_step, train_embeddings,
+                      nearest, softmax, attend, sentence_vector, search, embed,
+                      sinusoidal, rotation, rotate, rope, logits, colour, svg_figure,
+                      write_svg, snippet, exercise, main)
 
 HERE = pathlib.Path(__file__).resolve().parent
 README = (HERE / "README.md").read_text(encoding="utf-8")
@@ -42,6 +53,13 @@ LESSON_OUTPUT = (
     b"table shape: 6 x 4\n"
 )
 SEEDS = [SEED] + list(range(0, 1000, 40))  # the default seed and 25 others
+VALID = []  # (name, args): each valid input that a table below gives a public function
+
+
+def valid(name, cases):
+    """Record each case's arguments (its first item) as valid for name; return them."""
+    VALID.extend((name, case[0]) for case in cases)
+    return cases
 
 
 def lesson_table(n_rows, d_model, seed):
@@ -69,8 +87,21 @@ def run_main(argv, capsys):
 @functools.lru_cache(maxsize=None)
 def trained(seed, epochs=tokembed.TRAIN_EPOCHS, order=None):
     """Train once per (seed, epochs, ID order) for the whole suite; tests only read it."""
-    vocab, table = train_embeddings(seed, epochs=epochs, vocab=order and list(order))
+    vocab, table = train_embeddings(CORPUS, seed, epochs, vocab=order and list(order))
     return vocab, table, dict(zip(vocab, table))
+
+
+def unwrapped(lines):
+    """Join lines that a view wrapped at 80 columns back into one."""
+    return " ".join(line.strip() for line in lines)
+
+
+def refuses(call, error, message=None):
+    """Assert that call() raises error, with exactly message if one is given."""
+    with pytest.raises(error) as caught:
+        call()
+    assert message is None or str(caught.value) == message
+    return caught.value
 
 
 class Index:
@@ -81,6 +112,30 @@ class Index:
 
     def __index__(self):
         return self.value
+
+
+class Int8:
+    """A number that wraps at 8 bits, as NumPy's int8 does: 100 * 100 gives 16."""
+
+    def __init__(self, value):
+        self.value = (value + 128) % 256 - 128
+
+    def __index__(self):
+        return self.value
+
+    def __int__(self):
+        return self.value
+
+    def __mul__(self, other):
+        return Int8(self.value * int(other))
+
+    __rmul__ = __mul__
+
+    def __float__(self):
+        return float(self.value)
+
+
+numbers.Integral.register(Int8)  # as NumPy registers its integers
 
 
 # --- the lesson, byte for byte -------------------------------------------------------
@@ -114,11 +169,11 @@ def test_lesson_table_shape():
     assert all(type(x) is float for row in table for x in row)
 
 
-@pytest.mark.parametrize("n_rows, d_model, seed", [
-    (6, 4, 42), (6, 4, 0), (1, 1, 42), (6, 8, 7), (100, 3, 123), (3, 300, 5), (2, 2, 2**70),
-])
-def test_make_table_follows_the_lessons_recipe(n_rows, d_model, seed):
-    assert make_table(n_rows, d_model, seed) == lesson_table(n_rows, d_model, seed)
+@pytest.mark.parametrize("args, expected", valid("make_table", [
+    ((n, d, seed), lesson_table(n, d, seed)) for n, d, seed in
+    [(6, 4, 42), (6, 4, 0), (1, 1, 42), (6, 8, 7), (100, 3, 123), (3, 300, 5), (2, 2, 2**70)]]))
+def test_make_table_follows_the_lessons_recipe(args, expected):
+    assert make_table(*args) == expected
 
 
 def test_make_table_leaves_global_random_alone():
@@ -129,43 +184,49 @@ def test_make_table_leaves_global_random_alone():
     assert [random.random() for _ in range(3)] == expected
 
 
+def test_make_table_takes_numpy_style_integers():
+    assert make_table(Index(6), Index(4), Index(42)) == make_table(6, 4, 42)
+
+
 # --- encode, decode, lookup ------------------------------------------------------------
 
-@pytest.mark.parametrize("text, ids", [
-    ("refund my order", [3, 1, 4]),
-    ("my order is late", [1, 4, 2, 5]),
-    ("  refund\tmy\norder  ", [3, 1, 4]),  # any whitespace splits
-    ("<pad> <pad>", [0, 0]),
-    ("", []),
-])
-def test_encode(text, ids):
-    assert encode(text) == ids
+@pytest.mark.parametrize("args, expected", valid("encode", [
+    (("refund my order",), [3, 1, 4]),
+    (("my order is late",), [1, 4, 2, 5]),
+    (("  refund\tmy\norder  ",), [3, 1, 4]),  # any whitespace splits
+    (("<pad> <pad>",), [0, 0]),
+    (("",), []),
+    (("c a b", ["a", "b", "c"]), [2, 0, 1]),
+    (("c a b", ("a", "b", "c")), [2, 0, 1]),
+]))
+def test_encode(args, expected):
+    assert encode(*args) == expected
 
 
-@pytest.mark.parametrize("text", ["refund my order", "my order is late", "late",
-                                  "<pad> is is", ""])
+@pytest.mark.parametrize("args, expected", valid("decode", [
+    (([3, 1, 4],), "refund my order"),
+    (([1, 4, 2, 5],), "my order is late"),
+    (([0, 2, 2],), "<pad> is is"),
+    (([],), ""),
+    (([2, 0, 1], ["a", "b", "c"]), "c a b"),
+    (([2, 0, 1], ("a", "b", "c")), "c a b"),
+]))
+def test_decode(args, expected):
+    assert decode(*args) == expected
+
+
+@pytest.mark.parametrize("text", ["refund my order", "my order is late", "late", ""])
 def test_decode_undoes_encode(text):
     assert decode(encode(text)) == text
 
 
-@pytest.mark.parametrize("vocab", [["a", "b", "c"], ("a", "b", "c")])
-def test_encode_and_decode_take_any_vocabulary(vocab):
-    assert encode("c a b", vocab) == [2, 0, 1]
-    assert decode([2, 0, 1], vocab) == "c a b"
-
-
-@pytest.mark.parametrize("text, message", [
-    ("Refund my order", "unknown token 'Refund' at position 0 (did you mean 'refund'?); "
-                        "vocabulary: <pad>, my, is, refund, order, late"),
-    ("refund my order.", "unknown token 'order.' at position 2 (did you mean 'order'?); "
-                         "vocabulary: <pad>, my, is, refund, order, late"),
-    ("refund my shoes", "unknown token 'shoes' at position 2; "
-                        "vocabulary: <pad>, my, is, refund, order, late"),
-])
-def test_encode_names_the_unknown_word(text, message):
-    with pytest.raises(ValueError) as caught:
-        encode(text)
-    assert str(caught.value) == message
+@pytest.mark.parametrize("args, expected", valid("lookup", [
+    (([[0.1, 0.2], [0.3, 0.4]], [1, 1]), [[0.3, 0.4], [0.3, 0.4]]),
+    ((lesson_table(6, 4, 42), [3, 1, 4]), [lesson_table(6, 4, 42)[i] for i in (3, 1, 4)]),
+    ((lesson_table(6, 4, 42), []), []),
+]))
+def test_lookup(args, expected):
+    assert lookup(*args) == expected
 
 
 def test_lookup_returns_copies():
@@ -182,148 +243,45 @@ def test_lookup_returns_copies():
     ((3, 1), [3, 1]),
     (range(2), [0, 1]),
     (iter([5]), [5]),
+    ((i for i in [4, 4]), [4, 4]),
 ])
-def test_lookup_takes_any_sequence_of_integers(ids, expected):
+def test_lookup_takes_any_iterable_of_integers(ids, expected):
     table = make_table(6, 4)
     assert lookup(table, ids) == [table[i] for i in expected]
 
 
-BAD_IDS = {  # what a learner might pass as ids: (ids, error, message), for 6 rows
-    "minus one": ([-1], IndexError, "token ID -1 at position 0 is out of range; "
-                                    "valid IDs are 0 to 5"),
-    "too big": ([3, 6], IndexError, "token ID 6 at position 1 is out of range; "
-                                    "valid IDs are 0 to 5"),
-    "huge": ([10**20], IndexError, f"token ID {10**20} at position 0 is out of range; "
-                                   "valid IDs are 0 to 5"),
-    "bool": ([True], TypeError, "token ID at position 0 must be an int, not bool: True"),
-    "float": ([1.0], TypeError, "token ID at position 0 must be an int, not float: 1.0"),
-    "str ID": (["3"], TypeError, "token ID at position 0 must be an int, not str: '3'"),
-    "None": ([None], TypeError, "token ID at position 0 must be an int, not NoneType: None"),
-    "bare int": (3, TypeError, "ids must be a list of token IDs, not int: 3 (write [3])"),
-    "text": ("my", TypeError, "ids must be a list of token IDs, not str: 'my' "
-                              "(encode the text first)"),
-    "bytes": (b"\x03", TypeError, "ids must be a list of token IDs, not bytes: b'\\x03'"),
-    "dict": ({3: 1}, TypeError, "ids must be a list of token IDs, not dict: {3: 1}"),
-    "set": ({3}, TypeError, "ids must be a list of token IDs, not set: {3}"),
-}
-
-
-@pytest.mark.parametrize("ids, error, message", BAD_IDS.values(), ids=BAD_IDS.keys())
-def test_lookup_rejects_bad_ids(ids, error, message):
-    with pytest.raises(error) as caught:
-        lookup(make_table(6, 4), ids)
-    assert str(caught.value) == message
-
-
-@pytest.mark.parametrize("ids, error, message", BAD_IDS.values(), ids=BAD_IDS.keys())
-def test_decode_rejects_bad_ids_like_lookup(ids, error, message):
-    with pytest.raises(error) as caught:
-        decode(ids)
-    assert str(caught.value) == message
-
-
-@pytest.mark.parametrize("args, error, message", [
-    ((0, 4), ValueError, "n_rows must be at least 1, got 0"),
-    ((6, -2), ValueError, "d_model must be at least 1, got -2"),
-    ((6, 4.0), TypeError, "d_model must be an int, not float: 4.0"),
-    (("6", 4), TypeError, "n_rows must be an int, not str: '6'"),
-    ((6, True), TypeError, "d_model must be an int, not bool: True"),
-    ((6, 4, None), TypeError, "seed must be an int, not NoneType: None"),
-    ((6, 4, 4.2), TypeError, "seed must be an int, not float: 4.2"),
-    ((6, 4, -5), ValueError, "seed must be at least 0, got -5 (random.Random(-5) draws "
-                             "what random.Random(5) draws, so a negative seed would only "
-                             "repeat one)"),
-])
-def test_make_table_rejects_bad_sizes_and_seeds(args, error, message):
-    with pytest.raises(error) as caught:
-        make_table(*args)
-    assert str(caught.value) == message
-
-
-def test_make_table_takes_numpy_style_integers():
-    assert make_table(Index(6), Index(4), Index(42)) == make_table(6, 4, 42)
-
-
-VOCAB_ERRORS = {  # (vocab, error, message)
-    "a string": ("my order", TypeError,
-                 "vocab must be a list or tuple of str, not str: 'my order'"),
-    "a dict": ({"my": 0}, TypeError, "vocab must be a list or tuple of str, not dict: {'my': 0}"),
-    "a number": (["my", 7], TypeError, "vocab[1] must be a str, not int: 7"),
-    "twice": (["my", "is", "my"], ValueError,
-              "vocab lists 'my' twice; each word needs one ID"),
-    "a space": (["my order"], ValueError, "vocab[0] is 'my order'; a word must be "
-                "printable, with no spaces, since encode splits text at whitespace"),
-    "empty": ([""], ValueError, "vocab[0] is ''; a word must be "
-              "printable, with no spaces, since encode splits text at whitespace"),
-    "a control character": (["my\x01"], ValueError, "vocab[0] is 'my\\x01'; a word must be "
-                            "printable, with no spaces, since encode splits text at whitespace"),
-}
-
-
-@pytest.mark.parametrize("vocab, error, message", VOCAB_ERRORS.values(), ids=VOCAB_ERRORS.keys())
-def test_a_vocabulary_is_a_list_of_distinct_words(vocab, error, message):
-    """A str vocabulary would match substrings: encode("y", "my order") gave [1]."""
-    for use in (lambda: encode("y", vocab), lambda: decode([0], vocab)):
-        with pytest.raises(error) as caught:
-            use()
-        assert str(caught.value) == message
-
-
-@pytest.mark.parametrize("text, message", [
-    (["refund"], "text must be a str, not list: ['refund']"),
-    (b"refund", "text must be a str, not bytes: b'refund'"),
-])
-def test_encode_wants_text(text, message):
-    with pytest.raises(TypeError) as caught:
-        encode(text)
-    assert str(caught.value) == message
+def test_a_tokens_row_ignores_its_neighbours():
+    """Input embeddings ignore context: 'order' is row 4 in any sentence, and
+    'bank' has one trained row for both of its senses."""
+    table = make_table(6, 4)
+    assert lookup(table, encode("refund my order"))[2] == \
+        lookup(table, encode("my order is late"))[1] == [-0.56, 0.18, 0.62, -0.99]
+    vocab, trained_table, _ = trained(SEED)
+    river, account = (lookup(trained_table, encode(s, vocab))
+                      for s in ("the river bank", "bank account"))
+    assert river[2] == account[0]
 
 
 # --- claim: the lookup is a one-hot vector times the table ----------------------------
 
-@pytest.mark.parametrize("token_id, size, expected", [
-    (0, 1, [1]), (3, 6, [0, 0, 0, 1, 0, 0]), (5, 6, [0, 0, 0, 0, 0, 1]), (0, 3, [1, 0, 0]),
-])
-def test_one_hot(token_id, size, expected):
-    assert one_hot(token_id, size) == expected
-    assert all(type(x) is int for x in one_hot(token_id, size))
+@pytest.mark.parametrize("args, expected", valid("one_hot", [
+    ((0, 1), [1]), ((3, 6), [0, 0, 0, 1, 0, 0]), ((5, 6), [0, 0, 0, 0, 0, 1]),
+    ((0, 3), [1, 0, 0]),
+]))
+def test_one_hot(args, expected):
+    assert one_hot(*args) == expected
+    assert all(type(x) is int for x in one_hot(*args))
 
 
-@pytest.mark.parametrize("token_id, error, message", [
-    (-1, IndexError, "token ID -1 is out of range; valid IDs are 0 to 5"),
-    (6, IndexError, "token ID 6 is out of range; valid IDs are 0 to 5"),
-    (2.0, TypeError, "token ID must be an int, not float: 2.0"),
-    (True, TypeError, "token ID must be an int, not bool: True"),
-])
-def test_one_hot_rejects_bad_ids(token_id, error, message):
-    with pytest.raises(error) as caught:
-        one_hot(token_id, 6)
-    assert str(caught.value) == message
-
-
-@pytest.mark.parametrize("vector, matrix, expected", [
-    ([1, 2], [[1, 2], [3, 4]], [7.0, 10.0]),
-    ([0.5, -1.0, 2.0], [[2.0], [3.0], [0.25]], [-1.5]),
+@pytest.mark.parametrize("args, expected", valid("vecmat", [
+    (([1, 2], [[1, 2], [3, 4]]), [7.0, 10.0]),
+    (([0.5, -1.0, 2.0], [[2.0], [3.0], [0.25]]), [-1.5]),
     # fsum rounds once: 0.6, where adding left to right gives 0.6000000000000001
-    ([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]], [0.6, 0.9]),
-    ([0, 0], [[5, 6, 7], [8, 9, 10]], [0.0, 0.0, 0.0]),
-])
-def test_vecmat_is_a_real_product(vector, matrix, expected):
-    assert vecmat(vector, matrix) == expected
-
-
-@pytest.mark.parametrize("vector, matrix, message", [
-    ([1, 2, 3], [[1, 2], [3, 4]], "len(vector) is 3 but len(matrix) is 2; they must match"),
-    ([1], [[1, 2], [3, 4]], "len(vector) is 1 but len(matrix) is 2; they must match"),
-    ([1, 2], [[1, 2], [3]], "matrix must hold rows of one length, 1 or more; "
-                            "got row lengths [1, 2]"),
-    ([], [], "matrix must hold rows of one length, 1 or more; got row lengths []"),
-    ([1], [[]], "matrix must hold rows of one length, 1 or more; got row lengths [0]"),
-])
-def test_vecmat_rejects_mismatched_shapes(vector, matrix, message):
-    with pytest.raises(ValueError) as caught:
-        vecmat(vector, matrix)
-    assert str(caught.value) == message
+    (([1, 1, 1], [[0.1, 0.2], [0.2, 0.3], [0.3, 0.4]]), [0.6, 0.9]),
+    (([0, 0], [[5, 6, 7], [8, 9, 10]]), [0.0, 0.0, 0.0]),
+]))
+def test_vecmat_is_a_real_product(args, expected):
+    assert vecmat(*args) == expected
 
 
 @pytest.mark.parametrize("n_rows, d_model, seed", [(6, 4, 42), (6, 8, 7), (10, 3, 0),
@@ -349,6 +307,8 @@ ONE_HOT_VIEW = (
     "cost per token         lookup reads  one-hot x table multiplies\n"
     "6 x 4 table                       4                          24\n"
     "128,000 x 4,096 table         4,096                 524,288,000\n")
+SIGNED_ZERO = ("(-0.0 is 0.0 with a sign: round() gives it for a small negative number; "
+               "it equals 0.0, and a sum writes it 0.0)")
 
 
 def test_cli_one_hot(capsys):
@@ -358,44 +318,40 @@ def test_cli_one_hot(capsys):
 def test_cli_one_hot_explains_negative_zero(capsys):
     """Seed 43 draws -0.0 in row 1; the product's sum writes it 0.0. Both are shown."""
     status, out, _ = run_main(["--one-hot", "my", "--seed", "43"], capsys)
-    assert status == 0 and out.splitlines()[2:6] == [
+    assert status == 0 and out.splitlines()[2:5] == [
         "        one-hot x table  [0.34, 0.59, -0.09, 0.0]",
         "        row 1 by lookup  [0.34, 0.59, -0.09, -0.0]",
-        "product equals lookup for every token: True",
-        "(-0.0 is 0.0 with a sign: they are equal, and a sum writes it 0.0)"]
+        "product equals lookup for every token: True"]
+    assert unwrapped(out.splitlines()[5:7]) == SIGNED_ZERO
 
 
 # --- claim: a real table holds about 524 million numbers -------------------------------
 
-@pytest.mark.parametrize("vocab_size, d_model, expected", [
-    (128_000, 4096, 524_288_000), (6, 4, 24), (50_257, 768, 38_597_376), (1, 1, 1),
-    (Index(6), Index(4), 24),
-])
-def test_param_count(vocab_size, d_model, expected):
-    assert param_count(vocab_size, d_model) == expected
+@pytest.mark.parametrize("args, expected", valid("param_count", [
+    ((128_000, 4096), 524_288_000), ((6, 4), 24), ((50_257, 768), 38_597_376), ((1, 1), 1),
+]))
+def test_param_count(args, expected):
+    assert param_count(*args) == expected
 
 
 def test_param_count_is_the_size_of_the_table():
     assert param_count(7, 3) == sum(len(row) for row in make_table(7, 3))
-
-
-@pytest.mark.parametrize("args, error, message", [
-    ((0, 4), ValueError, "vocab_size must be at least 1, got 0"),
-    ((6, -1), ValueError, "d_model must be at least 1, got -1"),
-    ((6.5, 4), TypeError, "vocab_size must be an int, not float: 6.5"),
-])
-def test_param_count_rejects_bad_sizes(args, error, message):
-    with pytest.raises(error) as caught:
-        param_count(*args)
-    assert str(caught.value) == message
+    assert param_count(Index(6), Index(4)) == 24
 
 
 REAL_MODELS_TABLE = (
     "input embedding tables of real models:\n"
-    "  model        vocabulary  d_model   parameters      fp32     bf16\n"
-    "  GPT-2 small      50,257      768   38,597,376  154.4 MB  77.2 MB\n"
-    "  BERT-base        30,522      768   23,440,896   93.8 MB  46.9 MB\n"
-    "  Llama 3 8B      128,256    4,096  525,336,576    2.1 GB   1.1 GB\n"
+    "  model         vocabulary  d_model   parameters      fp32      bf16\n"
+    "  GPT-2 small       50,257      768   38,597,376  154.4 MB   77.2 MB\n"
+    "  BERT-base         30,522      768   23,440,896   93.8 MB   46.9 MB\n"
+    "  Llama 3 8B       128,256    4,096  525,336,576    2.1 GB    1.1 GB\n"
+    "  Llama 3.2 1B     128,256    2,048  262,668,288    1.1 GB  525.3 MB\n"
+    "the output layer scores every token with a vocabulary x d_model table too:\n"
+    "  GPT-2 small   tied: it reads the same table\n"
+    "  BERT-base     tied: it reads the same table\n"
+    "  Llama 3 8B    untied: 525,336,576 numbers more\n"
+    "  Llama 3.2 1B  tied: it reads the same table\n"
+    "  GPT-2 small in all: 124,439,808 parameters tied, 163,037,184 untied\n"
 )
 
 
@@ -414,10 +370,11 @@ REAL_MODELS_TABLE = (
                                   "249,999 parameters\n"
                                   "  in fp32 (4 bytes a number): 1.0 MB\n"
                                   "  in bf16/fp16 (2 bytes a number): 500.0 kB\n"),
-    (["--params", "50257", "768"], "embedding table: 50,257 tokens x 768 numbers = "
-                                   "38,597,376 parameters\n"
-                                   "  in fp32 (4 bytes a number): 154.4 MB\n"
-                                   "  in bf16/fp16 (2 bytes a number): 77.2 MB\n"),
+    # one reader for every number: 128_000 and 007 read as --seed 1_000 does
+    (["--params", "50_257", "0768"], "embedding table: 50,257 tokens x 768 numbers = "
+                                     "38,597,376 parameters\n"
+                                     "  in fp32 (4 bytes a number): 154.4 MB\n"
+                                     "  in bf16/fp16 (2 bytes a number): 77.2 MB\n"),
     (["--params", "1000000000000", "1000000000000"],
      "embedding table: 1,000,000,000,000 tokens x 1,000,000,000,000 numbers =\n"
      "  1,000,000,000,000,000,000,000,000 parameters\n"
@@ -430,18 +387,18 @@ def test_cli_params(argv, head, capsys):
 
 # --- claim: the table is learned like every other weight -------------------------------
 
-@pytest.mark.parametrize("grad_rows, ids, n_rows, padding_idx, expected", [
+@pytest.mark.parametrize("args, expected", valid("lookup_backward", [
     # a row that no ID looks up gets all zeros
-    ([[1.0, 2.0]], [1], 3, None, [[0.0, 0.0], [1.0, 2.0], [0.0, 0.0]]),
+    (([[1.0, 2.0]], [1], 3), [[0.0, 0.0], [1.0, 2.0], [0.0, 0.0]]),
     # an ID twice gets the sum of its rows: the classic bug overwrites instead
-    ([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3, None, [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]),
-    ([[1.0], [2.0], [4.0]], [0, 2, 0], 3, None, [[5.0], [0.0], [2.0]]),
+    (([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3), [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]),
+    (([[1.0], [2.0], [4.0]], [0, 2, 0], 3), [[5.0], [0.0], [2.0]]),
     # the padding row gets no gradient, so training never moves it (as in PyTorch)
-    ([[1.0, 1.0], [3.0, 3.0]], [0, 2], 3, 0, [[0.0, 0.0], [0.0, 0.0], [3.0, 3.0]]),
-    ([[1.0, 1.0], [3.0, 3.0]], [0, 2], 3, -1, [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]),
-])
-def test_lookup_backward(grad_rows, ids, n_rows, padding_idx, expected):
-    assert lookup_backward(grad_rows, ids, n_rows, padding_idx) == expected
+    (([[1.0, 1.0], [3.0, 3.0]], [0, 2], 3, 0), [[0.0, 0.0], [0.0, 0.0], [3.0, 3.0]]),
+    (([[1.0, 1.0], [3.0, 3.0]], [0, 2], 3, -1), [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]),
+]))
+def test_lookup_backward(args, expected):
+    assert lookup_backward(*args) == expected
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -457,21 +414,12 @@ def test_lookup_backward_is_one_hot_transposed(seed):
     assert lookup_backward(grad_rows, ids, n_rows) == summed
 
 
-@pytest.mark.parametrize("grad_rows, ids, error, message", [
-    ([[1.0]], [-1], IndexError, "token ID -1 at position 0 is out of range; "
-                                "valid IDs are 0 to 2"),
-    ([[1.0]], [1.0], TypeError, "token ID at position 0 must be an int, not float: 1.0"),
-    ([[1.0]], [1, 2], ValueError, "len(grad_rows) is 1 but len(ids) is 2; "
-                                  "give one gradient row per ID"),
-    ([[1.0], [1.0, 2.0]], [1, 2], ValueError, "grad_rows must hold rows of one length, "
-                                              "1 or more; got row lengths [1, 2]"),
-    ([], [], ValueError, "grad_rows must hold rows of one length, 1 or more; "
-                         "got row lengths []"),
-])
-def test_lookup_backward_rejects_bad_input(grad_rows, ids, error, message):
-    with pytest.raises(error) as caught:
-        lookup_backward(grad_rows, ids, 3)
-    assert str(caught.value) == message
+@pytest.mark.parametrize("args, expected", valid("sgd_step", [
+    (([[1.0, 2.0], [3.0, 4.0]], [[0.5, 0.0], [0.0, 0.0]], 0.1), [[0.95, 2.0], [3.0, 4.0]]),
+    (([[1.0]], [[2.0]], 0), [[1.0]]),
+]))
+def test_sgd_step(args, expected):
+    assert sgd_step(*args) == expected
 
 
 def test_sgd_step_moves_only_rows_with_a_gradient():
@@ -480,12 +428,6 @@ def test_sgd_step_moves_only_rows_with_a_gradient():
     assert [repr(after[i]) for i in (0, 2, 3, 5)] == [repr(table[i]) for i in (0, 2, 3, 5)]
     assert after[1] == [x - 0.1 for x in table[1]]
     assert after[4] == [x - 0.2 for x in table[4]]  # looked up twice: twice as far
-
-
-def test_sgd_step_wants_the_tables_shape():
-    with pytest.raises(ValueError, match="^grad must have the table's shape: "
-                                         "one number per number$"):
-        sgd_step([[1.0, 2.0]], [[1.0]], 0.1)
 
 
 LEARN_VIEW = (
@@ -516,84 +458,60 @@ def test_cli_learn_never_moves_the_padding_row(capsys):
 
 # --- claims: training makes words used alike end up alike; IDs are only labels --------
 
-@pytest.mark.parametrize("u, v, expected", [
-    ([1, 2, 3], [4, 5, 6], 32.0), ([0.1] * 10, [1] * 10, 1.0), ([], [], 0.0),
-    ([1e308, -1e308], [1, 1], 0.0),
-])
-def test_dot(u, v, expected):
-    assert dot(u, v) == expected
+@pytest.mark.parametrize("args, expected", valid("dot", [
+    (([1, 2, 3], [4, 5, 6]), 32.0), (([0.1] * 10, [1] * 10), 1.0), (([], []), 0.0),
+    (([1e150, -1e150], [1, 1]), 0.0),
+]))
+def test_dot(args, expected):
+    assert dot(*args) == expected
 
 
-INFINITE = {  # one rule for inf and nan in dot, vecmat and cosine: a ValueError naming it
-    "inf": ([1.0, math.inf], [1.0, 1.0], "vectors must hold finite numbers, got inf"),
-    "nan": ([1.0, 1.0], [math.nan, 1.0], "vectors must hold finite numbers, got nan"),
-    "-inf + inf": ([math.inf, -math.inf], [1, 1], "vectors must hold finite numbers, got inf"),
-    "overflow": ([1e200, 1e200], [1e200, 1e200], "the dot product is too large for a float"),
-}
+def test_dot_multiplies_as_python_does_not_as_numpys_int8():
+    """NumPy's int8 wraps: 100 * 100 is 16 there. Checks hand dot Python's ints."""
+    assert (Int8(100) * Int8(100)).value == 16  # the imitation wraps, as int8 does
+    assert dot([Int8(100), Int8(100)], [Int8(100), Int8(100)]) == 20000.0
+    assert dot([Index(2**62)], [4]) == float(2**64)
 
 
-@pytest.mark.parametrize("u, v, message", INFINITE.values(), ids=INFINITE.keys())
-def test_dot_and_vecmat_refuse_infinite_numbers(u, v, message):
-    for product in (lambda: dot(u, v), lambda: vecmat(u, [[x] for x in v])):
-        with pytest.raises(ValueError) as caught:
-            product()
-        assert str(caught.value) == message
+@pytest.mark.parametrize("args, expected", valid("cosine", [
+    (([1, 0], [1, 0]), 1.0), (([1, 0], [0, 1]), 0.0), (([1, 0], [-1, 0]), -1.0),
+    (([1, 0], [1, 1]), 0.7071067811865475), (([3, 4], [6, 8]), 1.0), (([0.5], [-2.0]), -1.0),
+    (([0.7], [2.1]), 1.0),  # gave 1.0000000000000002, and math.acos failed on it
+    (([1e-300, 3e-300], [2e-300, 6e-300]), 1.0),
+]))
+def test_cosine(args, expected):
+    assert cosine(*args) == expected
 
 
-@pytest.mark.parametrize("u, v", [([1.0, math.inf], [1.0, 1.0]), ([math.nan], [1.0])])
-def test_cosine_refuses_infinite_numbers_like_dot(u, v):
-    with pytest.raises(ValueError, match="^vectors must hold finite numbers, got (inf|nan)$"):
-        cosine(u, v)
-
-
-def test_dot_refuses_vectors_of_unequal_length():
-    with pytest.raises(ValueError, match=r"^vectors must have one length, got 2 and 1$"):
-        dot([1, 2], [1])
-
-
-@pytest.mark.parametrize("u, v, expected", [
-    ([1, 0], [1, 0], 1.0), ([1, 0], [0, 1], 0.0), ([1, 0], [-1, 0], -1.0),
-    ([1, 0], [1, 1], 0.7071067811865475), ([3, 4], [6, 8], 1.0), ([0.5], [-2.0], -1.0),
-])
-def test_cosine(u, v, expected):
-    assert cosine(u, v) == expected
-
-
-@pytest.mark.parametrize("scale", [1e-300, 1e-100, 1e-80, 1e-5, 1, 1e5, 1e77, 1e200, 1e300])
+@pytest.mark.parametrize("scale", [1e-300, 1e-100, 1e-80, 1e-5, 1, 1e5, 1e77, 1e149])
 def test_cosine_is_the_same_at_any_scale(scale):
     """cos([1, 2], [2, 1]) is 4/5 exactly; squaring first broke past about 1e154."""
     assert math.isclose(cosine([scale, 2 * scale], [2 * scale, scale]), 0.8, rel_tol=4e-16)
 
 
-@pytest.mark.parametrize("u, v, expected", [
-    ([0.7], [2.1], 1.0),  # gave 1.0000000000000002, and math.acos failed on it
-    ([-0.7], [2.1], -1.0), ([1e200], [1e200], 1.0), ([1e-300, 3e-300], [2e-300, 6e-300], 1.0),
-    ([0.1, 0.2, 0.3], [0.3, 0.6, 0.9], None),  # nearly parallel: only the bounds are sure
-])
-def test_cosine_stays_within_minus_one_and_one(u, v, expected):
-    assert -1.0 <= cosine(u, v) <= 1.0
-    assert math.acos(cosine(u, v)) >= 0
-    assert expected is None or cosine(u, v) == expected
+def test_cosine_stays_within_minus_one_and_one():
+    similarity = cosine([0.1, 0.2, 0.3], [0.3, 0.6, 0.9])  # nearly parallel
+    assert -1.0 <= similarity <= 1.0 and math.acos(similarity) >= 0
 
 
-@pytest.mark.parametrize("u, v, message", [
-    ([0, 0], [1, 1], "cosine is undefined for a zero vector"),
-    ([1, 1], [0.0, -0.0], "cosine is undefined for a zero vector"),
-    ([1, 2, 3], [1, 2], "vectors must have one length, got 3 and 2"),
-])
-def test_cosine_rejects_bad_vectors(u, v, message):
-    with pytest.raises(ValueError) as caught:
-        cosine(u, v)
-    assert str(caught.value) == message
+@pytest.mark.parametrize("args, expected", valid("context_pairs", [
+    ((["my order is"], VOCAB, 1), [(1, 4), (4, 1), (4, 2), (2, 4)]),
+    ((["my order is"], VOCAB, 2), [(1, 4), (1, 2), (4, 1), (4, 2), (2, 1), (2, 4)]),
+    ((["late", "is late"], VOCAB), [(2, 5), (5, 2)]),
+    ((["a b c"], ["a", "b", "c"], 10**18), [(0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1)]),
+]))
+def test_context_pairs(args, expected):
+    """A window of 10**18 is cut to the sentence: it used to loop that many times."""
+    assert context_pairs(*args) == expected
 
 
-@pytest.mark.parametrize("sentences, window, expected", [
-    (["my order is"], 1, [(1, 4), (4, 1), (4, 2), (2, 4)]),
-    (["my order is"], 2, [(1, 4), (1, 2), (4, 1), (4, 2), (2, 1), (2, 4)]),
-    (["late", "is late"], 2, [(2, 5), (5, 2)]),
-])
-def test_context_pairs(sentences, window, expected):
-    assert context_pairs(sentences, VOCAB, window) == expected
+@pytest.mark.parametrize("args, expected", valid("sigmoid", [
+    ((0,), 0.5), ((0.0,), 0.5), ((-1000.0,), 0.0), ((1000.0,), 1.0),
+    ((2.0,), 1 / (1 + math.exp(-2.0))), ((-2.0,), math.exp(-2.0) / (1 + math.exp(-2.0))),
+]))
+def test_sigmoid_never_overflows(args, expected):
+    """math.exp(1000) overflows; the sigmoid takes e^x / (1 + e^x) below 0 instead."""
+    assert sigmoid(*args) == expected
 
 
 def test_sgns_step_pulls_neighbours_together_and_pushes_others_apart():
@@ -606,13 +524,32 @@ def test_sgns_step_pulls_neighbours_together_and_pushes_others_apart():
     assert cosine(w2, c2) < before
 
 
-# Checked once outside the suite over seeds 0 to 1,499 (see the README): refund ~
-# monsoon passed 0.3 for 10 of them, at most 0.363; the rest held for all.
+def test_sgns_step_is_stable_far_from_zero():
+    """sgns_step([-40.0], [40.0], 1, 0.1) raised OverflowError inside math.exp."""
+    word, context = [-40.0], [40.0]
+    sgns_step(word, context, 1, 0.1)
+    assert [word, context] == [[-40.0 + 0.1 * 40.0], [40.0 - 0.1 * 40.0]]
+
+
+VALID += [("sgns_step", ([1.0, 0.0], [0.0, 1.0], 1, 0.5)),
+          ("sgns_step", ([0.3, -0.2], [0.1, 0.4], 0, 0.25))]
+
+
+# A sweep of seeds 0 to 9,999, once outside the suite, found "return" nearest to
+# refund for every seed, with refund ~ return at least 0.94 and refund ~ monsoon at
+# most 0.11 (see the README); these 26 seeds keep the claim in the suite.
 @pytest.mark.parametrize("seed", SEEDS)
 def test_training_makes_refund_and_return_alike(seed):
     vocab, table, row = trained(seed)
     assert cosine(row["refund"], row["return"]) >= 0.9
     assert cosine(row["refund"], row["monsoon"]) <= 0.3
+    assert nearest("refund", vocab, table, k=1)[0][0] == "return"
+
+
+def test_training_fixes_seed_1538():
+    """The old training put 'this' nearest to refund for seed 1538, and --train then
+    contradicted its own point; 20 epochs and the shared direction taken out fix it."""
+    vocab, table, _ = trained(1538)
     assert nearest("refund", vocab, table, k=1)[0][0] == "return"
 
 
@@ -623,13 +560,35 @@ def test_training_starts_random():
     assert nearest("refund", vocab, before, k=1)[0][0] != "return"
 
 
+def test_training_takes_out_the_shared_direction():
+    """After training, the rows average to zero, number by number: centred."""
+    _, table, _ = trained(SEED)
+    assert all(abs(math.fsum(column)) < 1e-12 for column in zip(*table))
+
+
 def test_training_is_deterministic_and_leaves_global_random_alone():
     random.seed(3)
     expected = random.random()
     random.seed(3)
-    first = train_embeddings(SEED, epochs=2)
+    first = train_embeddings(CORPUS, SEED, epochs=2)
     assert random.random() == expected
-    assert train_embeddings(SEED, epochs=2) == first
+    assert train_embeddings(CORPUS, SEED, epochs=2) == first
+
+
+def test_training_time_grows_with_the_corpus_not_its_square():
+    """Each sentence was checked against the whole vocabulary again: 4,000 took 10 s.
+    Counted, not timed: the words compared with the vocabulary, for 1 and 8 copies."""
+    corpus = [f"w{i} w{i + 1} common" for i in range(200)]
+    seen = []
+    original = tokembed._texts
+    def counting(name, texts, vocab):
+        seen.append(len(list(vocab)))
+        return original(name, texts, vocab)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tokembed, "_texts", counting)
+        train_embeddings(corpus, epochs=0)
+        train_embeddings(corpus * 8, epochs=0)
+    assert len(seen) == 2  # the vocabulary is checked once a run, not once a sentence
 
 
 @pytest.mark.parametrize("seed", SEEDS[:6])
@@ -641,26 +600,8 @@ def test_an_id_is_only_a_label(seed, shuffle):
     assert vocab == order and nearest("refund", vocab, table, k=1)[0][0] == "return"
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"corpus": "refund my order"}, TypeError,
-     "corpus must be a list or tuple of str, not str: 'refund my order'"),
-    ({"corpus": ["a b", 3]}, TypeError, "corpus[1] must be a str, not int: 3"),
-    ({"epochs": -1}, ValueError, "epochs must be at least 0, got -1"),
-    ({"seed": -1}, ValueError, "seed must be at least 0, got -1 (random.Random(-5) draws "
-                               "what random.Random(5) draws, so a negative seed would only "
-                               "repeat one)"),
-    ({"corpus": ["a b"], "vocab": ["a"]}, ValueError, "vocab must list each word of the "
-                                                      "corpus once, in any order; missing: "
-                                                      "b; not in the corpus: none"),
-    ({"corpus": ["a b"], "vocab": ["a", "b", "c"]}, ValueError, "vocab must list each word "
-     "of the corpus once, in any order; missing: none; not in the corpus: c"),
-    ({"corpus": ["a b"], "vocab": ["b", "a", "a"]}, ValueError,
-     "vocab lists 'a' twice; each word needs one ID"),
-])
-def test_train_embeddings_rejects_bad_input(kwargs, error, message):
-    with pytest.raises(error) as caught:
-        train_embeddings(**kwargs)
-    assert str(caught.value) == message
+VALID += [("train_embeddings", (["a b", "b c"], 3, 2)),
+          ("train_embeddings", (["b a"], 0, 1, ["b", "a"]))]
 
 
 @pytest.mark.parametrize("word", ["refund", " refund ", "refund\n"])
@@ -670,23 +611,14 @@ def test_nearest_never_returns_the_word_itself(word):
     assert len(found) == len(vocab) - 1 and "refund" not in [w for w, _ in found]
 
 
-def test_nearest_leaves_out_zero_rows():
-    vocab, table = ["<pad>", "a", "b", "c"], [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [-1.0, 0.0]]
-    assert nearest("a", vocab, table, k=3) == [("b", 0.7071067811865475), ("c", -1.0)]
-
-
-@pytest.mark.parametrize("word, k, error, message", [
-    ("a", 0, ValueError, "k must be at least 1, got 0"),
-    ("a", -1, ValueError, "k must be at least 1, got -1"),
-    ("a", 1.5, TypeError, "k must be an int, not float: 1.5"),
-    ("a b", 1, ValueError, "nearest() takes one word, got 'a b'"),
-    ("<pad>", 1, ValueError, "'<pad>' has a zero row: it points nowhere, so nothing is near"),
-])
-def test_nearest_rejects_bad_input(word, k, error, message):
-    vocab, table = ["<pad>", "a", "b"], [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0]]
-    with pytest.raises(error) as caught:
-        nearest(word, vocab, table, k)
-    assert str(caught.value) == message
+@pytest.mark.parametrize("args, expected", valid("nearest", [
+    (("a", ["<pad>", "a", "b", "c"], [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [-1.0, 0.0]], 3),
+     [("b", 0.7071067811865475), ("c", -1.0)]),  # zero rows point nowhere: left out
+    # ties go to the lower ID: they went to the later word, alphabetically reversed
+    (("a", ["a", "c", "b"], [[1.0, 0.0], [0.0, 1.0], [0.0, 1.0]], 2), [("c", 0.0), ("b", 0.0)]),
+]))
+def test_nearest(args, expected):
+    assert nearest(*args) == expected
 
 
 def test_cli_train(capsys):
@@ -695,8 +627,8 @@ def test_cli_train(capsys):
     _, after, row = trained(SEED)
     assert (status, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == f"skip-gram with negative sampling on {len(CORPUS)} sentences: " \
-                       f"{len(vocab)} words,"
+    assert lines[:2] == [f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
+                         f"{len(vocab)} words,", "24 numbers per word, 20 epochs, seed 42"]
     refund, back = vocab.index("refund"), vocab.index("return")
     assert lines[3].split() == ["refund", "~", "return", f"{refund},", str(back),
                                 f"{cosine(before[refund], before[back]):.3f}",
@@ -704,23 +636,24 @@ def test_cli_train(capsys):
     best = nearest("refund", vocab, after)
     assert lines[6] == "nearest to refund after:   " + ", ".join(
         f"{word} {score:.3f}" for word, score in best)
-    assert lines[10].split()[:5] == ["alphabetical", str(vocab.index("refund")),
-                                    str(vocab.index("return")), str(vocab.index("monsoon")),
-                                    "return"]
+    assert lines[10].split()[:5] == ["alphabetical", str(refund), str(back),
+                                    str(vocab.index("monsoon")), "return"]
     assert [line.split()[4] for line in lines[10:13]] == ["return"] * 3
+    assert lines[13] == "return is refund's nearest word in all three: True"
 
 
 # --- claim: the layers above make the vectors contextual -------------------------------
 
-@pytest.mark.parametrize("scores, expected", [
-    ([0.0, 0.0], [0.5, 0.5]),
-    ([0.0, 0.0, math.log(2)], [0.25, 0.25, 0.5]),
-    ([1000.0, -1000.0], [1.0, 0.0]),  # exp(1000) would overflow without the shift
-    ([-1000.0, -1000.0], [0.5, 0.5]),  # and exp(-1000) would underflow to 0 / 0
-    ([5.0], [1.0]),
-])
-def test_softmax(scores, expected):
-    assert softmax(scores) == expected
+@pytest.mark.parametrize("args, expected", valid("softmax", [
+    (([0.0, 0.0],), [0.5, 0.5]),
+    (([0.0, 0.0, math.log(2)],), [0.25, 0.25, 0.5]),
+    (([1000.0, -1000.0],), [1.0, 0.0]),  # exp(1000) would overflow without the shift
+    (([-1000.0, -1000.0],), [0.5, 0.5]),  # and exp(-1000) would underflow to 0 / 0
+    (([5.0],), [1.0]),
+    (([0.0, 0.0, -1000.0],), [0.5, 0.5, 0.0]),
+]))
+def test_softmax(args, expected):
+    assert softmax(*args) == expected
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -731,9 +664,16 @@ def test_softmax_weights_are_positive_and_sum_to_one(seed):
     assert math.isclose(math.fsum(weights), 1.0, rel_tol=1e-15)
 
 
-@pytest.mark.parametrize("row", [[0.3, -0.2], [1e3, -1e3], [0.0, 0.0]])
-def test_attend_leaves_a_single_row_unchanged(row):
-    assert attend([row]) == [row]
+@pytest.mark.parametrize("args, expected", valid("attend", [
+    (([[0.3, -0.2]],), [[0.3, -0.2]]),  # a single row is left as it is
+    (([[1e3, -1e3]],), [[1e3, -1e3]]),
+    (([[1e3, 0.0], [0.0, 1e3]],), [[1e3, 0.0], [0.0, 1e3]]),  # scores of 7e5: exp overflows
+]))
+def test_attend(args, expected):
+    assert attend(*args) == expected
+
+
+VALID.append(("attend", ([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]],)))
 
 
 def test_attend_averages_with_softmax_weights():
@@ -742,11 +682,6 @@ def test_attend_averages_with_softmax_weights():
         weights = softmax([dot(row, other) / math.sqrt(2) for other in rows])
         assert out == [math.fsum(w * other[j] for w, other in zip(weights, rows))
                        for j in range(2)]
-
-
-def test_attend_is_safe_with_large_scores():
-    out = attend([[1e3, 0.0], [0.0, 1e3]])  # scores of 7e5: exp would overflow
-    assert out == [[1e3, 0.0], [0.0, 1e3]]
 
 
 def bank_in(sentence, seed):
@@ -758,8 +693,7 @@ def bank_in(sentence, seed):
     return out, lean(out) - lean(row["bank"])
 
 
-# A sweep of seeds 0 to 1,499, once outside the suite, found no exception here, nor
-# in the search test below (smallest leans: 0.113 toward river, 0.069 toward account).
+# The 10,000-seed sweep found no exception here either (see the README).
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attention_makes_bank_contextual(seed):
     """One input row for bank; after attend, it leans toward each sentence's sense."""
@@ -791,13 +725,13 @@ def test_cli_context(capsys):
 
 # --- claim: a sentence embedding is not a token embedding ------------------------------
 
-@pytest.mark.parametrize("rows, expected", [
-    ([[1.0, 2.0]], [1.0, 2.0]),
-    ([[1.0, 2.0], [3.0, 6.0]], [2.0, 4.0]),
-    ([[0.1, 0.0]] * 10, [0.1, 0.0]),  # fsum, then divide: no drift from adding 0.1 ten times
-])
-def test_sentence_vector_is_the_average(rows, expected):
-    assert sentence_vector(rows) == expected
+@pytest.mark.parametrize("args, expected", valid("sentence_vector", [
+    (([[1.0, 2.0]],), [1.0, 2.0]),
+    (([[1.0, 2.0], [3.0, 6.0]],), [2.0, 4.0]),
+    (([[0.1, 0.0]] * 10,), [0.1, 0.0]),  # fsum, then divide: no drift from 0.1 ten times
+]))
+def test_sentence_vector_is_the_average(args, expected):
+    assert sentence_vector(*args) == expected
 
 
 @pytest.mark.parametrize("text", ["refund", "please refund my order",
@@ -814,16 +748,23 @@ def test_search_for_refund_finds_return(seed):
     """Training put refund and return together, so the query finds both wordings."""
     vocab, table, _ = trained(seed)
     found = [sentence for sentence, _ in search("refund my order", CORPUS, vocab, table, k=2)]
-    assert found == ["please refund my order", "please return my order"] or \
-        found == ["please return my order", "please refund my order"]
+    assert sorted(found) == ["please refund my order", "please return my order"]
 
 
-def test_search_ranks_best_first():
-    vocab, table = ["a", "b"], [[1.0, 0.0], [0.0, 1.0]]
-    assert search("a", ["b", "a a", "a b"], vocab, table, k=3) == [
-        ("a a", 1.0), ("a b", cosine([1.0, 0.0], sentence_vector(attend([[1.0, 0.0],
-                                                                        [0.0, 1.0]])))),
-        ("b", 0.0)]
+@pytest.mark.parametrize("args, expected", valid("search", [
+    (("a", ["b", "a a", "a b"], ["a", "b"], [[1.0, 0.0], [0.0, 1.0]], 3),
+     [("a a", 1.0), ("a b", cosine([1.0, 0.0], sentence_vector(attend([[1.0, 0.0],
+                                                                      [0.0, 1.0]])))),
+      ("b", 0.0)]),
+    # a sentence with no words, or with a zero vector, points nowhere: left out
+    (("a", ["", "<pad> <pad>", "a"], ["<pad>", "a"], [[0.0, 0.0], [1.0, 0.0]]),
+     [("a", 1.0)]),
+    # ties keep the sentences' order
+    (("a", ["c", "b"], ["a", "b", "c"], [[1.0, 0.0], [0.0, 1.0], [0.0, 2.0]]),
+     [("c", 0.0), ("b", 0.0)]),
+]))
+def test_search(args, expected):
+    assert search(*args) == expected
 
 
 def test_cli_search(capsys):
@@ -838,25 +779,14 @@ def test_cli_search(capsys):
                                     in search("refund my order", CORPUS, vocab, table, k=5)]
 
 
-# --- claim: input embeddings ignore context --------------------------------------------
-
-def test_a_tokens_row_ignores_its_neighbours():
-    """'order' is row 4 in any sentence, and 'bank' has one trained row for both senses."""
-    table = make_table(6, 4)
-    assert lookup(table, encode("refund my order"))[2] == \
-        lookup(table, encode("my order is late"))[1] == [-0.56, 0.18, 0.62, -0.99]
-    vocab, trained_table, _ = trained(SEED)
-    river, account = (lookup(trained_table, encode(s, vocab))
-                      for s in ("the river bank", "bank account"))
-    assert river[2] == account[0]
-
-
 # --- claim: the padding row, as PyTorch's padding_idx ----------------------------------
 
-@pytest.mark.parametrize("n_rows, d_model, seed, padding_idx, zeroed", [
-    (6, 4, 42, 0, 0), (6, 4, 42, 5, 5), (3, 2, 1, 1, 1),
-    (6, 4, 42, -1, 5), (6, 4, 42, -6, 0),  # -1 is the last row, as in nn.Embedding
-])
+PADDING = [(6, 4, 42, 0, 0), (6, 4, 42, 5, 5), (3, 2, 1, 1, 1),
+           (6, 4, 42, -1, 5), (6, 4, 42, -6, 0)]  # -1 is the last row, as in nn.Embedding
+VALID.extend(("make_table", case[:4]) for case in PADDING)
+
+
+@pytest.mark.parametrize("n_rows, d_model, seed, padding_idx, zeroed", PADDING)
 def test_padding_idx_zeroes_one_row_and_keeps_the_rest(n_rows, d_model, seed, padding_idx,
                                                        zeroed):
     padded, plain = make_table(n_rows, d_model, seed, padding_idx), \
@@ -866,24 +796,458 @@ def test_padding_idx_zeroes_one_row_and_keeps_the_rest(n_rows, d_model, seed, pa
            [r for i, r in enumerate(plain) if i != zeroed]
 
 
-@pytest.mark.parametrize("padding_idx, error, message", [
-    (6, IndexError, "padding_idx 6 is out of range; valid rows are -6 to 5 "
-                    "(-1 is the last, as in PyTorch)"),
-    (-7, IndexError, "padding_idx -7 is out of range; valid rows are -6 to 5 "
-                     "(-1 is the last, as in PyTorch)"),
-    ("0", TypeError, "padding_idx must be an int, not str: '0'"),
-])
-def test_padding_idx_rejects_bad_rows(padding_idx, error, message):
-    with pytest.raises(error) as caught:
-        make_table(6, 4, padding_idx=padding_idx)
-    assert str(caught.value) == message
-
-
 def test_cli_padding_idx(capsys):
     status, out, err = run_main(["<pad> my", "--padding-idx", "0"], capsys)
     assert (status, out, err) == (0, "token ids: [0, 1]\n<pad>   -> row 0: [0.0, 0.0, 0.0, 0.0]\n"
                                      "my      -> row 1: [0.47, 0.35, 0.78, -0.83]\n"
                                      "table shape: 6 x 4\n", "")
+
+
+# --- claims: attention alone cannot see order; positions add it ------------------------
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_attention_alone_ignores_order(seed):
+    """Permute the rows, and the outputs come out permuted the same way, bit for bit:
+    every sum is an fsum, and an fsum does not depend on the order of its terms."""
+    rng = random.Random(seed)
+    rows = make_table(rng.randrange(2, 9), rng.randrange(1, 9), seed)
+    order = rng.sample(range(len(rows)), len(rows))
+    assert attend([rows[k] for k in order]) == [attend(rows)[k] for k in order]
+
+
+def test_bank_gets_the_same_bytes_in_a_sentence_and_its_reversal():
+    vocab, table, _ = trained(SEED)
+    words = "we walked along the river bank".split()
+    forth, back = (attend(lookup(table, encode(" ".join(w), vocab)))
+                   for w in (words, words[::-1]))
+    assert repr(forth[-1]) == repr(back[0])
+
+
+@pytest.mark.parametrize("args, expected", valid("embed", [
+    (([1, 1], [[0.0, 0.0], [1.0, 2.0]], [[0.5, 0.0], [0.0, 0.5]]), [[1.5, 2.0], [1.0, 2.5]]),
+    (([], [[1.0]], [[2.0]]), []),
+    (([0], [[1.0, 2.0]], [[0.25, 0.5], [9.0, 9.0]]), [[1.25, 2.5]]),
+]))
+def test_embed_adds_the_position_row(args, expected):
+    assert embed(*args) == expected
+
+
+def test_the_same_token_at_two_positions_gets_two_inputs():
+    table, positions = make_table(6, 4), make_table(tokembed.N_POSITIONS, 4, SEED + 1)
+    first, second = embed(encode("order order"), table, positions)
+    assert first != second and lookup(table, encode("order order"))[0] == table[4]
+
+
+def test_with_positions_attention_tells_a_text_from_its_reversal():
+    table, positions = make_table(6, 4), make_table(tokembed.N_POSITIONS, 4, SEED + 1)
+    ids = encode("refund my order")
+    forth, back = (attend(embed(order, table, positions)) for order in (ids, ids[::-1]))
+    assert forth[0] != back[-1]  # refund, first in one, last in the other
+
+
+def test_a_text_longer_than_the_position_table_is_refused():
+    """GPT-2 has 1,024 position rows, so a 1,025th token has none (openai/gpt-2 #137)."""
+    refuses(lambda: embed([0] * 3, [[1.0]], [[0.0], [0.0]]), ValueError,
+            "3 tokens, but positions has rows for only 2: none for position 2")
+    assert param_count(tokembed.GPT2_POSITIONS, 768) == 786_432  # GPT-2 small's wpe
+
+
+@pytest.mark.parametrize("args, expected", valid("sinusoidal", [
+    ((1, 2), [[0.0, 1.0]]),
+    ((2, 2), [[0.0, 1.0], [math.sin(1.0), math.cos(1.0)]]),
+    ((2, 4, 100), [[0.0, 1.0, 0.0, 1.0],
+                   [math.sin(1.0), math.cos(1.0), math.sin(0.1), math.cos(0.1)]]),
+]))
+def test_sinusoidal_is_sines_and_cosines(args, expected):
+    assert [[round(x, 15) for x in row] for row in sinusoidal(*args)] == \
+           [[round(x, 15) for x in row] for row in expected]
+
+
+def test_sinusoidal_positions_have_no_parameters():
+    """Nothing drawn, nothing stored: a row is the same in a short table and a long
+    one, and the global random state is untouched."""
+    random.seed(5)
+    expected = random.random()
+    random.seed(5)
+    assert sinusoidal(3, 8)[2] == sinusoidal(300, 8)[2]
+    assert random.random() == expected
+
+
+def test_a_sinusoidal_row_has_squared_length_d_over_2():
+    assert all(math.isclose(dot(row, row), 8, rel_tol=1e-14) for row in sinusoidal(500, 16))
+
+
+@pytest.mark.parametrize("k", [1, 7])
+def test_shifting_a_sinusoidal_row_is_a_rotation(k):
+    """PE(pos + k) = PE(pos) x R_k for every pos < 5,000 at d = 16; R_k does not
+    depend on pos. Floats keep the error near 2e-13; the bound is 1e-12."""
+    table, turn = sinusoidal(5000 + k, 16), rotation(k, 16)
+    error = max(abs(a - b) for pos in range(5000)
+                for a, b in zip(vecmat(table[pos], turn), table[pos + k]))
+    assert error < 1e-12
+
+
+VALID += [("rotation", (1, 2)), ("rotation", (3, 4, 100)),
+          ("rotate", ([1.0, 2.0], [0.6], [0.8])), ("rotate", ([1, 2, 3, 4], [0, 1], [1, 0], True)),
+          ("rope", ([1.0, 0.0, 1.0, 0.0], 1)), ("rope", ([0.5, -1.0], 3, 500_000, True)),
+          ("logits", ([1.0, 0.0], [[0.5, 0.5], [2.0, 0.0]]))]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_two_rope_layouts_are_one_permutation_apart(seed):
+    """Llama pairs neighbours, Hugging Face pairs halves: move number 2i to i and
+    2i + 1 to i + d/2, and one gives the other's numbers, bit for bit."""
+    rng = random.Random(seed)
+    vector = [rng.uniform(-1, 1) for _ in range(8)]
+    to_halves = [2 * i for i in range(4)] + [2 * i + 1 for i in range(4)]
+    def halves(v):
+        return [v[k] for k in to_halves]
+    for position in (0, 1, 7, 1000):
+        assert rope(halves(vector), position, halves=True) == halves(rope(vector, position))
+
+
+@pytest.mark.parametrize("m, n", [(5, 3), (2, 0), (1002, 1000), (40, 38)])
+def test_rope_scores_depend_only_on_how_far_apart(m, n):
+    """q . k after RoPE is the same for every pair of positions two apart, to within
+    a relative 1e-12: floats rotate a hair differently at each angle."""
+    q, k = [0.3, -0.8, 0.5, 0.1, -0.2, 0.9], [0.7, 0.2, -0.4, 0.6, 0.1, -0.3]
+    base_score = dot(rope(q, 2), rope(k, 0))
+    assert math.isclose(dot(rope(q, m), rope(k, n)), base_score, rel_tol=1e-12)
+
+
+def test_llama3_turns_slower():
+    assert tokembed.LLAMA3_ROPE_BASE == 500_000  # meta-llama/Meta-Llama-3-8B rope_theta
+    slow, fast = rope([1.0, 0.0] * 4, 1, base=500_000), rope([1.0, 0.0] * 4, 1)
+    assert slow[6] > fast[6]  # the last pair turns less: its cosine is nearer 1
+
+
+# --- claim: the output layer reads the table again -------------------------------------
+
+def test_logits_score_every_token_with_its_row():
+    table, vector = make_table(6, 4), [0.5, -1.0, 0.25, 2.0]
+    assert logits(vector, table) == [dot(vector, row) for row in table]
+
+
+def test_a_tied_head_moves_with_the_table_and_a_copy_does_not():
+    """Tying shares one object; a copy of the table is no tie (rasbt #822)."""
+    table = make_table(6, 4)
+    tied, copied = table, copy.deepcopy(table)
+    before = logits([1.0, 1.0, 1.0, 1.0], tied)
+    table[:] = sgd_step(table, lookup_backward([[1.0] * 4], [3], 6), 0.1)  # in place
+    assert logits([1.0, 1.0, 1.0, 1.0], tied) != before
+    assert logits([1.0, 1.0, 1.0, 1.0], copied) == before
+
+
+def test_tying_saves_one_table_of_numbers():
+    """GPT-2 small: 124,439,808 tied, 163,037,184 untied; the difference is its wte."""
+    wte = param_count(50_257, 768)
+    assert (wte, tokembed.GPT2_TIED_TOTAL + wte) == (38_597_376, 163_037_184)
+    assert 2 * param_count(128_256, 4_096) == 2 * 525_336_576  # Llama 3 8B, untied
+    assert param_count(128_256, 2_048) == 262_668_288  # Llama 3.2 1B, tied: one table
+    assert tokembed.TIED == {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
+                             "Llama 3.2 1B": True}
+
+
+POSITIONS_VIEW = """\
+token ids: [1, 4, 4]; position table: 8 x 4, random (seed 43)
+0   my       token row     [ 0.47,  0.35,  0.78, -0.83]
+             + position 0  [-0.92,  0.39, -0.71, -0.07]
+             = input       [-0.45,  0.74,  0.07, -0.90]
+1   order    token row     [-0.56,  0.18,  0.62, -0.99]
+             + position 1  [ 0.34,  0.59, -0.09, -0.00]
+             = input       [-0.22,  0.77,  0.53, -0.99]
+2   order    token row     [-0.56,  0.18,  0.62, -0.99]
+             + position 2  [-0.96, -0.14, -0.26,  0.70]
+             = input       [-1.52,  0.04,  0.36, -0.29]
+"""
+
+
+def test_cli_positions(capsys):
+    status, out, err = run_main(["--positions", "my", "order", "order"], capsys)
+    assert (status, err) == (0, "") and out.startswith(POSITIONS_VIEW)
+    rest = out[len(POSITIONS_VIEW):].splitlines()
+    assert unwrapped(rest[:2]) == SIGNED_ZERO and rest[2:6] == [
+        "order at positions 1, 2: one token row, a different input at each: True",
+        "attend on the text and on its reversal gives each token",
+        "  without positions, the very same vector: True",
+        "  with positions added, the same vector: False"]
+    norm = math.sqrt(dot(make_table(6, 4)[1], make_table(6, 4)[1]))
+    assert f"sizes: a token row {norm:.2f}, {norm * 2:.2f} times sqrt(d_model); " \
+           "a sinusoidal row 1.41" in rest
+    scores = rest[-1].split(": ")[1].split(", ")
+    assert len(scores) == 3 and len(set(scores)) == 1
+
+
+# --- input checks: one table of messages per checker -----------------------------------
+# Each checker's messages are pinned once, through one entry point; the table after
+# them shows that every public function refuses what it should.
+
+SEED_WHY = ("(random.Random(-5) draws what random.Random(5) draws, so a negative seed "
+            "would only repeat one)")
+CHECKS = {  # checker: [(call, error, message)]
+    "_whole": [
+        (lambda: make_table(0, 4), ValueError, "n_rows must be at least 1, got 0"),
+        (lambda: make_table(6, -2), ValueError, "d_model must be at least 1, got -2"),
+        (lambda: make_table(6, 4.0), TypeError, "d_model must be an int, not float: 4.0"),
+        (lambda: make_table("6", 4), TypeError, "n_rows must be an int, not str: '6'"),
+        (lambda: make_table(6, True), TypeError, "d_model must be an int, not bool: True"),
+        (lambda: make_table(6, 4, None), TypeError,
+         "seed must be an int, not NoneType: None"),
+        (lambda: make_table(6, 4, -5), ValueError, f"seed must be at least 0, got -5 {SEED_WHY}"),
+        (lambda: one_hot(-1, 6), IndexError,
+         "token_id -1 is out of range; valid values are 0 to 5"),
+        (lambda: one_hot(6, 6), IndexError, "token_id 6 is out of range; valid values are 0 to 5"),
+        (lambda: make_table(6, 4, padding_idx=6), IndexError,
+         "padding_idx 6 is out of range; valid values are -6 to 5"),
+        (lambda: make_table(6, 4, padding_idx=-7), IndexError,
+         "padding_idx -7 is out of range; valid values are -6 to 5"),
+        (lambda: make_table(6, 4, padding_idx="0"), TypeError,
+         "padding_idx must be an int, not str: '0'"),
+    ],
+    "_ids": [
+        (lambda: lookup(make_table(6, 4), [-1]), IndexError,
+         "token ID -1 at position 0 is out of range; valid IDs are 0 to 5"),
+        (lambda: lookup(make_table(6, 4), [3, 6]), IndexError,
+         "token ID 6 at position 1 is out of range; valid IDs are 0 to 5"),
+        (lambda: lookup(make_table(6, 4), [10**20]), IndexError,
+         f"token ID {10**20} at position 0 is out of range; valid IDs are 0 to 5"),
+        (lambda: lookup(make_table(6, 4), [True]), TypeError,
+         "token ID at position 0 must be an int, not bool: True"),
+        (lambda: lookup(make_table(6, 4), [1.0]), TypeError,
+         "token ID at position 0 must be an int, not float: 1.0"),
+        (lambda: lookup(make_table(6, 4), ["3"]), TypeError,
+         "token ID at position 0 must be an int, not str: '3'"),
+        (lambda: lookup(make_table(6, 4), 3), TypeError,
+         "ids must be a list of token IDs, not int: 3 (write [3])"),
+        (lambda: lookup(make_table(6, 4), "my"), TypeError,
+         "ids must be a list of token IDs, not str: 'my' (encode the text first)"),
+        (lambda: lookup(make_table(6, 4), b"\x03"), TypeError,
+         "ids must be a list of token IDs, not bytes: b'\\x03'"),
+        (lambda: lookup(make_table(6, 4), {3: 1}), TypeError,
+         "ids must be a list of token IDs, not dict: {3: 1}"),
+        (lambda: lookup(make_table(6, 4), {3}), TypeError,
+         "ids must be a list of token IDs, not set: {3}"),
+        (lambda: decode([0], "my order"), TypeError, "IDs index a list, not str: 'my order'"),
+    ],
+    "_text": [
+        (lambda: encode("Refund my order"), ValueError, "unknown token 'Refund' at position "
+         "0 (did you mean 'refund'?); vocabulary: <pad>, my, is, refund, order, late"),
+        (lambda: encode("refund my order."), ValueError, "unknown token 'order.' at position "
+         "2 (did you mean 'order'?); vocabulary: <pad>, my, is, refund, order, late"),
+        (lambda: encode("refund my shoes"), ValueError, "unknown token 'shoes' at position 2; "
+         "vocabulary: <pad>, my, is, refund, order, late"),
+        # a Cyrillic о looks just like a Latin o
+        (lambda: encode("my \u043erder"), ValueError, "unknown token '\u043erder' at position "
+         "1 (it holds U+043E CYRILLIC SMALL LETTER O, which no word of the vocabulary has); "
+         "vocabulary: <pad>, my, is, refund, order, late"),
+        (lambda: encode("my\x00"), ValueError, "unknown token 'my\\x00' at position 0 (it "
+         "holds U+0000 (no name), which no word of the vocabulary has); vocabulary: <pad>, "
+         "my, is, refund, order, late"),
+        # a long word is cut short: 100,000 letters made a 100 kB line
+        (lambda: encode("a" * 100_000), ValueError, f"unknown token {'a' * 30!r}... (100,000 "
+         "characters) at position 0; vocabulary: <pad>, my, is, refund, order, late"),
+        (lambda: encode("x", [f"w{i}" for i in range(56)]), ValueError, "unknown token 'x' at "
+         "position 0; vocabulary: " + ", ".join(f"w{i}" for i in range(12)) + ", ... (56 "
+         "words)"),
+        (lambda: encode(["refund"]), TypeError, "text must be a str, not list: ['refund']"),
+        (lambda: encode(b"refund"), TypeError, "text must be a str, not bytes: b'refund'"),
+        (lambda: encode("y", "my order"), TypeError,
+         "vocab must be a list of words, not str: 'my order'"),
+        (lambda: encode("y", {"my": 0}), TypeError,
+         "vocab must be a list of words, not dict: {'my': 0}"),
+        (lambda: encode("my", ["my", "is", "my"]), ValueError,
+         "vocab lists 'my' twice; each word needs one ID"),
+    ],
+    "_texts": [
+        (lambda: context_pairs("my order", VOCAB), TypeError,
+         "sentences must be a list of str, not str: 'my order'"),
+        (lambda: context_pairs(["my", 3], VOCAB), TypeError,
+         "sentences[1] must be a str, not int: 3"),
+        (lambda: context_pairs(["my shoes"], VOCAB), ValueError, "sentences[0] has an unknown "
+         "token 'shoes' at position 1; vocabulary: <pad>, my, is, refund, order, late"),
+        (lambda: context_pairs(["my"], ["my", "my"]), ValueError,
+         "vocab lists 'my' twice; each word needs one ID"),
+    ],
+    "_corpus": [
+        (lambda: train_embeddings("refund my order"), TypeError,
+         "corpus must be a list of str, not str: 'refund my order'"),
+        (lambda: train_embeddings(["a b", 3]), TypeError, "corpus[1] must be a str, not int: 3"),
+        (lambda: train_embeddings(["a b"], vocab=["a"]), ValueError, "vocab must list each "
+         "word of the corpus once, in any order; missing: b; not in the corpus: none"),
+        (lambda: train_embeddings(["a b"], vocab=["a", "b", "c"]), ValueError, "vocab must "
+         "list each word of the corpus once, in any order; missing: none; not in the corpus: "
+         "'c'"),
+        (lambda: train_embeddings(["a b"], vocab=["b", "a", "a"]), ValueError,
+         "vocab lists 'a' twice; each word needs one ID"),
+    ],
+    "_number": [
+        (lambda: sigmoid("1"), TypeError, "x must be a real number, not str: '1'"),
+        (lambda: sigmoid(True), TypeError, "x must be a real number, not bool: True"),
+        (lambda: sigmoid(1j), TypeError, "x must be a real number, not complex: 1j"),
+        (lambda: sigmoid(__import__("decimal").Decimal("sNaN")), TypeError,
+         "x must be a real number, not Decimal: Decimal('sNaN')"),
+        (lambda: sigmoid(math.nan), ValueError, "x is nan; a number here must be finite "
+         "and at most 1e+150 in size, so that products of two fit a float"),
+        (lambda: sigmoid(10**400), ValueError, "x is an int of 1,329 bits; a number here "
+         "must be finite and at most 1e+150 in size, so that products of two fit a float"),
+    ],
+    "_vector": [
+        (lambda: dot("ab", [1, 2]), TypeError, "u must be a list of numbers, not str: 'ab'"),
+        (lambda: dot([1, "a"], [1, 2]), TypeError,
+         "u[1] must be a real number, not str: 'a'"),
+        (lambda: dot([1.0, math.inf], [1.0, 1.0]), ValueError, "u[1] is inf; a number here "
+         "must be finite and at most 1e+150 in size, so that products of two fit a float"),
+    ],
+    "_rows": [
+        (lambda: attend([]), ValueError, "rows must hold 1 row or more, all of one length, "
+         "1 or more; got no rows"),
+        (lambda: attend([[1.0], [1.0, 2.0]]), ValueError, "rows must hold 1 row or more, "
+         "all of one length, 1 or more; got rows of lengths [1, 2]"),
+        (lambda: attend([[]]), ValueError, "rows must hold 1 row or more, all of one length, "
+         "1 or more; got rows of lengths [0]"),
+        (lambda: attend([1.0]), TypeError, "rows[0] must be a list of numbers, not float: 1.0"),
+        (lambda: attend("ab"), TypeError, "rows must be a list of rows of numbers, not str: "
+         "'ab'"),
+        (lambda: attend([[math.nan]]), ValueError, "rows[0][0] is nan; a number here must be "
+         "finite and at most 1e+150 in size, so that products of two fit a float"),
+        (lambda: nearest("a", ["a", "b", "c"], [[1.0], [2.0]]), ValueError,
+         "len(table) is 2 but len(vocab) is 3; they must match"),
+    ],
+}
+
+
+@pytest.mark.parametrize("call, error, message",
+                         [case for cases in CHECKS.values() for case in cases],
+                         ids=[f"{name} {k}" for name, cases in CHECKS.items()
+                              for k in range(len(cases))])
+def test_each_checker_names_the_bad_value(call, error, message):
+    refuses(call, error, message)
+
+
+REFUSED = [  # (call, error): each public function refuses what would go wrong
+    (lambda: decode([6]), IndexError), (lambda: decode("my"), TypeError),
+    (lambda: lookup(make_table(6, 4), [-1]), IndexError),
+    (lambda: lookup((row for row in [[1.0]]), [0]), TypeError),  # it indexes the table
+    (lambda: vecmat([1, 2, 3], [[1, 2], [3, 4]]), ValueError),
+    (lambda: vecmat([1, 2], [[1, 2], [3]]), ValueError),
+    (lambda: param_count(0, 4), ValueError), (lambda: param_count(6.5, 4), TypeError),
+    (lambda: lookup_backward([[1.0]], [-1], 3), IndexError),
+    (lambda: lookup_backward([[1.0]], [1, 2], 3), ValueError),  # one row per ID
+    (lambda: lookup_backward([], [], 3), ValueError),  # no rows: no width for the gradient
+    (lambda: lookup_backward([1, 2], [0, 1], 3), TypeError),  # rows, not numbers
+    (lambda: sgd_step([[1.0, 2.0]], [[1.0]], 0.1), ValueError),
+    (lambda: sgd_step([[1.0]], [[1.0]], True), TypeError),
+    (lambda: sgd_step([[1.0]], [[1.0]], 1j), TypeError),  # the table would turn complex
+    (lambda: dot([1, 2], [1]), ValueError),
+    (lambda: cosine([0, 0], [1, 1]), ValueError), (lambda: cosine([1, 1], [0.0, -0.0]), ValueError),
+    (lambda: cosine([1, 2, 3], [1, 2]), ValueError),
+    (lambda: context_pairs(["my"], VOCAB, 0), ValueError),
+    (lambda: sgns_step((1.0,), [1.0], 1, 0.1), TypeError),  # changed in place: a list
+    (lambda: sgns_step([1.0], [1.0], 2, 0.1), ValueError),
+    (lambda: train_embeddings(CORPUS, epochs=-1), ValueError),
+    (lambda: train_embeddings(CORPUS, seed=-1), ValueError),
+    (lambda: nearest("a", ["a", "b"], [[1.0], [1.0]], 0), ValueError),
+    (lambda: nearest("a", ["a", "b"], [[1.0], [1.0]], 1.5), TypeError),
+    (lambda: nearest("a b", ["a", "b"], [[1.0], [1.0]]), ValueError),
+    (lambda: nearest("a", ["a", "b"], [[0.0], [1.0]]), ValueError),  # a zero row
+    (lambda: softmax([]), ValueError),
+    (lambda: search("", ["a"], ["a"], [[1.0]]), ValueError),
+    (lambda: search("a", ["a"], ["a", "b", "c"], [[1.0], [1.0]]), ValueError),
+    (lambda: search("a", ["a"], ["a"], [[0.0]]), ValueError),  # a zero query
+    (lambda: embed([0], [[1.0, 2.0]], [[1.0]]), ValueError),
+    (lambda: sinusoidal(4, 5), ValueError), (lambda: sinusoidal(4, 4, 0), ValueError),
+    (lambda: rotation(1, 3), ValueError), (lambda: rotation(-1, 4), ValueError),
+    (lambda: rotate([1.0, 2.0, 3.0], [1.0], [0.0]), ValueError),
+    (lambda: rope([1.0, 2.0, 3.0], 1), ValueError), (lambda: rope([1.0, 2.0], -1), ValueError),
+    (lambda: logits([1.0, 2.0], [[1.0]]), ValueError),
+    (lambda: colour("red"), TypeError),
+    (lambda: svg_figure(make_table(2, 4), "my"), ValueError),
+]
+
+
+@pytest.mark.parametrize("call, error", REFUSED, ids=range(len(REFUSED)))
+def test_every_public_function_refuses_bad_input(call, error):
+    refuses(call, error)
+
+
+def test_search_names_the_zero_query():
+    refuses(lambda: search("a", ["a"], ["a"], [[0.0]]), ValueError,
+            "the query 'a' has a zero sentence vector: it points nowhere, so nothing is near")
+
+
+NUMBERS = {  # where each public function that takes numbers takes them: x goes there
+    "vecmat": lambda x: vecmat([x, 1.0], [[1.0], [1.0]]),
+    "vecmat's matrix": lambda x: vecmat([1.0, 1.0], [[x], [1.0]]),
+    "lookup_backward": lambda x: lookup_backward([[x]], [0], 1),
+    "sgd_step's table": lambda x: sgd_step([[x]], [[1.0]], 0.1),
+    "sgd_step's grad": lambda x: sgd_step([[1.0]], [[x]], 0.1),
+    "sgd_step's lr": lambda x: sgd_step([[1.0]], [[0.0]], x),
+    "dot": lambda x: dot([x], [1.0]),
+    "cosine": lambda x: cosine([x, 1.0], [1.0, 1.0]),
+    "sigmoid": sigmoid,
+    "sgns_step": lambda x: sgns_step([x], [1.0], 1, 0.1),
+    "sgns_step's lr": lambda x: sgns_step([1.0], [1.0], 1, x),
+    "nearest": lambda x: nearest("a", ["a", "b"], [[x, 1.0], [1.0, 1.0]]),
+    "softmax": lambda x: softmax([x, 0.0]),
+    "attend": lambda x: attend([[x]]),
+    "sentence_vector": lambda x: sentence_vector([[x], [x]]),
+    "search": lambda x: search("a", ["a"], ["a"], [[x]]),
+    "embed": lambda x: embed([0], [[x]], [[1.0]]),
+    "sinusoidal": lambda x: sinusoidal(2, 2, x),
+    "rotation": lambda x: rotation(1, 2, x),
+    "rotate": lambda x: rotate([1.0, 1.0], [x], [0.0]),
+    "rope": lambda x: rope([x, 1.0], 1),
+    "rope's base": lambda x: rope([1.0, 1.0], 1, x),
+    "logits": lambda x: logits([x], [[1.0]]),
+    "colour": colour,
+    "svg_figure": lambda x: svg_figure([[x]], "a", ["a"]),
+}
+
+
+@pytest.mark.parametrize("x", [math.inf, -math.inf, math.nan, 1e308])
+@pytest.mark.parametrize("where", NUMBERS)
+def test_one_rule_for_numbers_too_large_or_not_finite(where, x):
+    """One rule everywhere: inf, -inf and nan are refused with a ValueError that names
+    them, and so is any number past 1e150, where a product would leave float's range
+    (softmax gave [nan, nan]; sentence_vector raised fsum's own overflow)."""
+    error = refuses(lambda: NUMBERS[where](x), ValueError)
+    assert repr(x) in str(error) and "at most 1e+150" in str(error)
+
+
+ITERABLES = [  # (the call with iterators, the same call with lists)
+    (lambda: softmax(x for x in [1.0, 2.0]), lambda: softmax([1.0, 2.0])),
+    (lambda: sentence_vector(r for r in [[1.0, 2.0], [3.0, 4.0]]),
+     lambda: sentence_vector([[1.0, 2.0], [3.0, 4.0]])),
+    (lambda: sgd_step((r for r in [[1.0]]), iter([[2.0]]), 0.5),
+     lambda: sgd_step([[1.0]], [[2.0]], 0.5)),
+    (lambda: cosine(iter([1.0, 2.0]), iter([2.0, 1.0])), lambda: cosine([1.0, 2.0], [2.0, 1.0])),
+    (lambda: dot(iter([1, 2]), iter([3, 4])), lambda: dot([1, 2], [3, 4])),
+    (lambda: vecmat(iter([1, 2]), iter([[1, 2], [3, 4]])), lambda: vecmat([1, 2], [[1, 2], [3, 4]])),
+    (lambda: attend(iter([[1.0, 0.0], [0.0, 1.0]])), lambda: attend([[1.0, 0.0], [0.0, 1.0]])),
+    (lambda: lookup_backward(iter([[1.0]]), iter([1]), 2), lambda: lookup_backward([[1.0]], [1], 2)),
+    (lambda: decode(iter([1, 0]), ("a", "b")), lambda: decode([1, 0], ["a", "b"])),
+    (lambda: encode("b a", iter(["a", "b"])), lambda: encode("b a", ["a", "b"])),
+    (lambda: context_pairs(iter(["a b"]), iter(["a", "b"])), lambda: context_pairs(["a b"], ["a", "b"])),
+    (lambda: train_embeddings(iter(["a b"]), epochs=1, vocab=iter(["b", "a"])),
+     lambda: train_embeddings(["a b"], epochs=1, vocab=["b", "a"])),
+    (lambda: nearest("a", iter(["a", "b"]), iter([[1.0], [2.0]])),
+     lambda: nearest("a", ["a", "b"], [[1.0], [2.0]])),
+    (lambda: search("a", iter(["a", "b"]), iter(["a", "b"]), iter([[1.0], [2.0]])),
+     lambda: search("a", ["a", "b"], ["a", "b"], [[1.0], [2.0]])),
+    (lambda: embed(iter([0]), iter([[1.0]]), iter([[2.0]])), lambda: embed([0], [[1.0]], [[2.0]])),
+    (lambda: rotate(iter([1.0, 2.0]), iter([0.6]), iter([0.8])),
+     lambda: rotate([1.0, 2.0], [0.6], [0.8])),
+    (lambda: rope(iter([1.0, 2.0]), 3), lambda: rope([1.0, 2.0], 3)),
+    (lambda: logits(iter([1.0]), iter([[2.0], [3.0]])), lambda: logits([1.0], [[2.0], [3.0]])),
+]
+
+
+@pytest.mark.parametrize("with_iterators, with_lists", ITERABLES, ids=range(len(ITERABLES)))
+def test_any_iterable_gives_the_answer_a_list_gives(with_iterators, with_lists):
+    """The rule: a function that reads a sequence takes any iterable, as the checks
+    hand the idea a list. A generator gave [] before: the check had used it up.
+    (What a function indexes into, a table or a vocab, must be a list or tuple.)"""
+    assert with_iterators() == with_lists()
 
 
 # --- the views: the whole table, and 80 columns ----------------------------------------
@@ -909,29 +1273,62 @@ def test_cli_table_counts_many_positions(capsys):
     assert status == 0 and "<- 7 positions: 0, 1, 2, ..." in out
 
 
-@pytest.mark.parametrize("argv", [["--table"], ["--table", "--d-model", "9", "--seed", "5",
-                                                "late"]])
-def test_cli_table_rows_are_the_tables_rows(argv, capsys):
+def test_cli_table_explains_negative_zero(capsys):
+    """Seed 43 rounds a small negative number to -0.0: --table says what -0.00 is."""
+    status, out, _ = run_main(["--table", "--seed", "43"], capsys)
+    assert status == 0 and unwrapped(out.splitlines()[-2:]) == SIGNED_ZERO
+
+
+@pytest.mark.parametrize("argv, d_model, seed", [
+    (["--table"], 4, 42), (["--table", "--d-model", "9", "--seed", "5", "late"], 9, 5),
+    (["--table", "--d-model", "16", "my", "order"], 16, 42)])
+def test_cli_table_rows_are_the_tables_rows(argv, d_model, seed, capsys):
     status, out, _ = run_main(argv, capsys)
-    d_model, seed = (9, 5) if "--d-model" in argv else (4, 42)
-    rows = " ".join(out.splitlines()[2:-1]).split("[")[1:]
+    rows = " ".join(re.sub("<- .*", "", line) for line in out.splitlines()[2:-1])
+    rows = rows.split("[")[1:]
     numbers = [[float(x) for x in row.split("]")[0].split(",")] for row in rows]
     assert status == 0 and numbers == lesson_table(6, d_model, seed)
 
 
+def test_wide_rows_wrap_under_their_own_bracket(capsys):
+    """--table --d-model 16: each row goes on under its "[", its marker on line one."""
+    status, out, _ = run_main(["--table", "--d-model", "16", "my"], capsys)
+    lines = out.splitlines()
+    at = [k for k, line in enumerate(lines) if line.startswith("1   my")][0]
+    start = lines[at].index("[")
+    assert status == 0 and lines[at].endswith("<- position 0")
+    assert lines[at + 1][:start + 1] == " " * (start + 1)  # under the "[", then numbers
+    assert re.fullmatch(r"[ -]\d\.\d\d(, [ -]\d\.\d\d)*,", lines[at + 1][start + 1:])
+    assert all(len(line) <= 80 for line in lines)
+
+
 WIDE = [[], ["--table"], ["--one-hot"], ["--params"], ["--train"], ["--learn"],
-        ["--context"], ["--search"], ["--help"], ["--d-model", "40"],
+        ["--context"], ["--search"], ["--positions"], ["--help"], ["--d-model", "40"],
         ["--table", "--d-model", "16"], ["--one-hot", "--d-model", "16"],
         ["--learn", "--d-model", "16", "order"] + ["my order is late"] * 8,
-        ["--params", "1000000000000", "1000000000000"], ["my order is late"] * 20]
+        ["--positions", "--d-model", "32", "my", "order", "order"],
+        ["--params", "1000000000000", "1000000000000"], ["my order is late"] * 20,
+        ["--search", "they", "will", "return", "the", "money", "today"],
+        ["--search", "dark clouds bring rain today", "--seed", "3"],
+        ["--search", "--seed", "99999999999999999999999"],
+        ["--context", "--seed", "1234567890"], ["--train", "--seed", "1234567890123"],
+        ["--table", "--seed", "43"]]
 
 
 @pytest.mark.parametrize("argv", WIDE, ids=[" ".join(a)[:30] or "lesson" for a in WIDE])
-def test_every_view_fits_80_columns(argv):
-    status, out, _ = run_script(*argv, env={**os.environ, "COLUMNS": "80"})
-    lines = out.decode().splitlines()
+def test_every_view_fits_80_columns(argv, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")
+    status, out, _ = run_main(argv, capsys)
+    lines = out.splitlines()
     assert status == 0 and len(lines) > 2
     assert max(map(len, lines)) <= 80
+
+
+@pytest.mark.parametrize("columns", ["60", "72"])
+def test_help_wraps_to_a_narrow_terminal(columns, capsys, monkeypatch):
+    monkeypatch.setenv("COLUMNS", columns)
+    status, out, _ = run_main(["--help"], capsys)
+    assert status == 0 and max(map(len, out.splitlines())) <= int(columns)
 
 
 # --- the figure ------------------------------------------------------------------------
@@ -951,10 +1348,29 @@ def test_colour_scale(value, expected):
     assert colour(value) == expected
 
 
+def contrast(one, other):
+    """WCAG's contrast ratio of two #rrggbb colours, from their relative luminance."""
+    def light(hex_colour):
+        channels = [int(hex_colour[k:k + 2], 16) / 255 for k in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+    high, low = sorted([light(one), light(other)], reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_every_cell_text_reaches_wcag_aa():
+    """White on orange cells from +0.82 to +0.95 reached only 3.6 to 4.5:1."""
+    colours = {colour(k / 1000) for k in range(-1000, 1001)}
+    worst = min(contrast(fill, tokembed._ink(fill)) for fill in colours)
+    assert len(colours) > 300 and worst >= 4.5
+
+
 @pytest.mark.parametrize("argv, d_model, seed, ids, padding", [
     (["--svg"], 4, 42, [3, 1, 4], None),
     (["my order is late", "--d-model", "8", "--seed", "7", "--svg"], 8, 7, [1, 4, 2, 5], None),
     (["<pad> <pad>", "--padding-idx", "0", "--svg"], 4, 42, [0, 0], 0),
+    (["late", "--padding-idx", "-1", "--svg"], 4, 42, [5], 5),  # -1 is row 5, named so
     (["my order is late refund my order is late refund my order", "--d-model", "16",
       "--svg"], 16, 42, [1, 4, 2, 5, 3, 1, 4, 2, 5, 3, 1, 4], None),
 ])
@@ -983,6 +1399,24 @@ def test_cli_svg_draws_the_table(argv, d_model, seed, ids, padding, tmp_path, ca
         f" Row {padding} is the padding row: all zeros." if padding is not None else "") in shown
 
 
+def test_figure_states_only_what_it_checked():
+    """It said 'Row 0 is the padding row: all zeros' and drew 0.28 there; 'Row 99'."""
+    refuses(lambda: svg_figure(make_table(6, 4), "my", padding_idx=0), ValueError,
+            "padding_idx 0 names a row that is not all zeros, as a padding row is: draw "
+            "the table with that padding_idx")
+    refuses(lambda: svg_figure(make_table(6, 4, padding_idx=0), "my", padding_idx=99),
+            IndexError, "padding_idx 99 is out of range; valid values are -6 to 5")
+    for seed, error in ((-5, ValueError), ("abc", TypeError), (1.5, TypeError)):
+        refuses(lambda: svg_figure(make_table(6, 4), "my", seed=seed), error)
+
+
+def test_figure_description_is_whole():
+    """The <desc> took the first wrapped line only, cut mid-sentence."""
+    text = " ".join(["my order is late refund"] * 6)
+    desc = parse_svg(svg_figure(make_table(6, 4), text)).find(f"{SVG}desc").text
+    assert f"token IDs {encode(text)} \u2192 one row of the table per token." in desc
+
+
 def test_figure_arrows_never_cross():
     """Each looked-up row gets one level arrow, so many tokens cannot tangle them."""
     text = " ".join(["refund my order is late <pad>"] * 5)
@@ -1000,10 +1434,12 @@ def test_figure_outlines_stay_apart_when_every_row_is_looked_up():
     assert all(y + h < next_y for (y, h), (next_y, _) in zip(boxes, boxes[1:]))
 
 
-def test_figure_text_stays_inside_it():
-    """A 30-word text wraps under the title instead of running off the right edge."""
-    text = " ".join(["my order is late refund"] * 6)
-    figure = svg_figure(make_table(6, 4), text)
+@pytest.mark.parametrize("text, d_model, seed", [
+    (" ".join(["my order is late refund"] * 6), 4, None),  # a 30-word text wraps
+    ("my", 1, 10**29),  # a 30-digit seed on a narrow table was clipped at the edge
+])
+def test_figure_text_stays_inside_it(text, d_model, seed):
+    figure = svg_figure(make_table(6, d_model), text, seed=seed)
     root, width = parse_svg(figure), int(parse_svg(figure).get("width"))
     longest = max(len(t.text) for t in root.iter(f"{SVG}text") if t.get("x") == "20")
     assert longest * tokembed.CHAR_W + 2 * tokembed.MARGIN <= width
@@ -1029,23 +1465,18 @@ def test_figure_escapes_pad():
 
 
 @pytest.mark.parametrize("table, vocab, message", [
-    (make_table(2, 4), VOCAB, "len(table) is 2 but len(vocab) is 6; "
-                              "a table has one row per word"),
-    ([[0.1, 0.2], [0.3]], ["a", "b"], "table must hold rows of one length, 1 or more; "
-                                      "got row lengths [1, 2]"),
-    ([[0.1, math.nan], [0.3, 0.4]], ["a", "b"], "row 0 holds nan; "
-                                                "a figure needs finite numbers"),
-    ([[0.1, 0.2], [-math.inf, 0.4]], ["a", "b"], "row 1 holds -inf; "
-                                                 "a figure needs finite numbers"),
-    (make_table(6, 65), VOCAB, "a figure shows at most 64 rows of 64 numbers, got 6 x 65; "
-                               "print it with --table instead"),
-    (make_table(2, 2), ["a", "b\x07"], "vocab[1] is 'b\\x07'; a word must be printable, "
-                                      "with no spaces, since encode splits text at whitespace"),
+    (make_table(2, 4), VOCAB, "len(table) is 2 but len(vocab) is 6; they must match"),
+    ([[0.1, 0.2], [0.3]], ["a", "b"], "table must hold 1 row or more, all of one length, "
+                                      "1 or more; got rows of lengths [1, 2]"),
+    ([[0.1, math.nan], [0.3, 0.4]], ["a", "b"], "table[0][1] is nan; a number here must be "
+     "finite and at most 1e+150 in size, so that products of two fit a float"),
+    (make_table(6, 65), VOCAB, "a figure shows at most 64 rows of 64 numbers, got 6 x 65: "
+                               "any more would be too small to read"),
+    (make_table(2, 2), ["a", "b\x07"], "vocab holds 'b\\x07'; a figure's labels must be "
+                                       "printable"),
 ])
 def test_svg_figure_checks_its_input(table, vocab, message):
-    with pytest.raises(ValueError) as caught:
-        svg_figure(table, vocab[0], vocab)
-    assert str(caught.value) == message
+    refuses(lambda: svg_figure(table, vocab[0], vocab), ValueError, message)
 
 
 def test_figure_is_a_str_and_a_picture_in_jupyter():
@@ -1142,7 +1573,7 @@ def test_write_svg_refuses_a_pipe_nobody_reads_instead_of_hanging(tmp_path):
     os.mkfifo(str(fifo))
     with pytest.raises(OSError) as caught:
         write_svg(str(fifo), "<svg/>")
-    assert tokembed._reason(caught.value) == "nothing is reading it"
+    assert tokembed._reason(caught.value, str(fifo)) == "nothing is reading it"
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
@@ -1222,67 +1653,408 @@ def test_cli_svg_as_a_learner_sees_it(tmp_path):
     assert path.read_bytes().startswith(b'<svg xmlns="http://www.w3.org/2000/svg"')
     assert run_script("--svg", str(tmp_path / "no" / "x.svg"))[:2] == (2, b"")
 
+def test_write_svg_takes_bytes_and_paths(tmp_path):
+    write_svg(tmp_path / "a.svg", "<svg/>")
+    write_svg(os.fsencode(tmp_path / "b.svg"), "<svg/>")
+    assert listing(tmp_path) == ["a.svg", "b.svg"]
+    assert (tmp_path / "b.svg").read_text() == "<svg/>"
+
+
+def test_write_svg_writes_a_long_name_in_place(tmp_path):
+    """A 250-byte name has no room for the temporary file's suffix: open()'s way."""
+    path = tmp_path / ("t" * 246 + ".svg")
+    path.write_text("old", encoding="utf-8")
+    write_svg(str(path), "<svg/>")
+    assert path.read_text(encoding="utf-8") == "<svg/>" and listing(tmp_path) == [path.name]
+
+
+@pytest.mark.parametrize("errno_name", ["EBUSY", "EXDEV"])
+def test_write_svg_writes_in_place_where_a_rename_cannot_work(errno_name, tmp_path,
+                                                               monkeypatch):
+    """A Docker -v file is a mount point: renaming over it fails with EBUSY."""
+    import errno
+    path = tmp_path / "table.svg"
+    path.write_text("old", encoding="utf-8")
+    def refuse(source, target):
+        raise OSError(getattr(errno, errno_name), os.strerror(getattr(errno, errno_name)))
+    monkeypatch.setattr(os, "replace", refuse)
+    write_svg(str(path), "<svg/>")
+    assert path.read_text(encoding="utf-8") == "<svg/>" and listing(tmp_path) == ["table.svg"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs two users: root makes the folder")
+def test_write_svg_writes_another_users_file_in_a_shared_folder():
+    """In a sticky folder (mode 1777), like /tmp, only a file's owner may rename over
+    it; open() may still write another user's 0666 file, and so does write_svg."""
+    folder = tempfile.mkdtemp()
+    try:
+        os.chmod(folder, 0o1777)
+        path = os.path.join(folder, "table.svg")
+        with open(path, "w") as file:
+            file.write("old")
+        os.chmod(path, 0o666)
+        done = as_a_user(f"tokembed.write_svg({path!r}, '<svg/>')")
+        assert (done.returncode, done.stderr) == (0, b"")
+        assert open(path).read() == "<svg/>" and os.listdir(folder) == ["table.svg"]
+        assert os.stat(path).st_uid == 0  # the file is still root's, written in place
+    finally:
+        for name in os.listdir(folder):
+            os.unlink(os.path.join(folder, name))
+        os.rmdir(folder)
+
+
+def test_cli_svg_refuses_the_file_standard_output_writes(tmp_path):
+    """--svg out.txt > out.txt lost the text view, and still exited 0."""
+    out = tmp_path / "out.txt"
+    for target in (str(out), "/dev/stdout"):
+        with open(out, "wb") as file:
+            status, _, err = run_script("--svg", target, stdout=file, stderr=subprocess.PIPE)
+        assert (status, out.read_bytes()) == (2, b"")
+        assert err == (f"tokembed.py: error: --svg {target} is standard output: the figure "
+                       "would overwrite it\n").encode()
+
+
+def test_cli_svg_refuses_tokembed_itself(capsys):
+    path = str(HERE / "tokembed.py")
+    assert run_main(["--svg", path], capsys) == (
+        2, "", f"tokembed.py: error: --svg {path} is tokembed.py itself: the figure would "
+               "overwrite it\n")
+
+
+def test_cli_svg_dash_writes_the_figure_to_standard_output(capsys):
+    status, out, err = run_main(["--svg", "-", "my"], capsys)
+    assert (status, err) == (0, "") and out == svg_figure(make_table(6, 4), "my", seed=SEED)
+
+
+@pytest.mark.skipif(not hasattr(__import__("socket"), "AF_UNIX"), reason="no Unix sockets")
+def test_cli_svg_says_what_a_socket_is(tmp_path, capsys):
+    """ENXIO read 'nothing is reading it' for every kind of file."""
+    import socket
+    path = str(tmp_path / "socket")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    try:
+        assert run_main(["--svg", path], capsys) == (
+            2, "", f"tokembed.py: error: cannot write the figure to {path!r}: "
+                   "is a socket, not a file\n")
+    finally:
+        server.close()
+
 
 # --- copying into a lesson ---------------------------------------------------------------
 
-@pytest.mark.parametrize("name", tokembed.__all__)
-def test_a_snippet_runs_alone(name, tmp_path):
-    """Saved alone in an empty folder, it runs, defines the name and passes its doctests."""
-    (tmp_path / "lesson.py").write_text(snippet(name), encoding="utf-8")
-    runs = subprocess.run([sys.executable, "-I", "-c", "import runpy\n"
-                           f"print({name!r} in runpy.run_path('lesson.py'))"],
-                          capture_output=True, cwd=tmp_path, timeout=120)
-    assert (runs.returncode, runs.stdout, runs.stderr) == (0, b"True\n", b"")
-    tests = subprocess.run([sys.executable, "-I", "-m", "doctest", "-v", "lesson.py"],
-                           capture_output=True, cwd=tmp_path, timeout=300)
-    summary = tests.stdout.decode().splitlines()[-2:]
-    assert tests.returncode == 0 and summary[-1] == "Test passed."
-    assert int(summary[0].split()[0]) >= 1 and summary[0].endswith("passed and 0 failed.")
+COPYABLE = [name for name in tokembed.__all__ if name not in ("snippet", "exercise")]
+FUNCTIONS = [name for name in COPYABLE if callable(getattr(tokembed, name))]
+RUN_ALONE = """
+import contextlib, doctest, importlib.util, io, json, os, sys
+results = {}
+for folder in sorted(os.listdir(".")):
+    spec = importlib.util.spec_from_file_location(folder, os.path.join(folder, "lesson.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[folder] = module
+    try:
+        spec.loader.exec_module(module)
+        with contextlib.redirect_stdout(io.StringIO()):  # a failure's report
+            failed, tried = doctest.testmod(module, report=False)
+        results[folder] = [folder.split("-")[1] in vars(module), failed, tried]
+    except Exception as error:
+        results[folder] = repr(error)
+print(json.dumps(results))
+"""
+
+
+def run_alone(sources, folder):
+    """Save each source as lesson.py in a folder of its own; run them all in one Python
+    started with -I, in a folder that holds nothing else; return each one's
+    [defines its name, doctests failed, doctests tried]."""
+    for key, source in sources.items():
+        (folder / key).mkdir()
+        (folder / key / "lesson.py").write_text(source, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-I", "-c", RUN_ALONE], capture_output=True,
+                          cwd=folder, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()
+    import json
+    return json.loads(done.stdout)
+
+
+def test_every_snippet_runs_alone_and_passes_its_doctests(tmp_path):
+    """Both views of every name: run alone, define the name, pass 1 doctest or more."""
+    sources = {f"{view}-{name}": snippet(name, checked=view == "checked")
+               for name in COPYABLE for view in ("lesson", "checked")}
+    results = run_alone(sources, tmp_path)
+    assert {key: result for key, result in results.items()
+            if not (isinstance(result, list) and result[0] and result[1] == 0
+                    and result[2] >= 1)} == {}
+    assert len(results) == 2 * len(COPYABLE)
+
+
+def exec_snippet(source):
+    """Run a snippet in a namespace of its own, as a module would; return the namespace."""
+    module = types.ModuleType("lesson_copy")
+    sys.modules["lesson_copy"] = module
+    exec(compile(source, "lesson_copy.py", "exec"), vars(module))
+    return module
+
+
+@functools.lru_cache(maxsize=None)
+def lesson_copy(name):
+    return exec_snippet(snippet(name))
+
+
+@pytest.mark.parametrize("name, args", VALID, ids=[f"{n} {k}" for k, (n, _) in
+                                                    enumerate(VALID)])
+def test_the_lesson_view_computes_what_the_checked_view_does(name, args):
+    """Every valid input of the tables above, through the name's lesson view, run
+    alone: the answer, and any list it changes in place, equal the module's."""
+    theirs, ours = copy.deepcopy(args), copy.deepcopy(args)
+    expected = getattr(tokembed, name)(*ours)
+    assert getattr(lesson_copy(name), name)(*theirs) == expected
+    assert theirs == ours
+
+
+def test_every_public_function_has_valid_cases():
+    assert {name for name, _ in VALID} >= set(FUNCTIONS) - {"colour", "svg_figure",
+                                                            "write_svg"}
+
+
+def checkers_and_lines():
+    import ast
+    source = (HERE / "tokembed.py").read_text(encoding="utf-8")
+    tree, lines = ast.parse(source), source.splitlines()
+    return tree, lines, tokembed._checkers(tree, lines)
+
+
+def test_check_lines_come_first_and_nothing_after_them_calls_a_checker():
+    """The rule: a function's check lines open its body, calling only checkers; the
+    idea after them calls none. Then the lesson view can drop them and lose nothing."""
+    import ast
+    tree, lines, checkers = checkers_and_lines()
+    broken = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in tokembed.__all__:
+            idea = node.body[1 + len(tokembed._check_lines(node, lines, checkers)):]
+            calls = {n.func.id for statement in idea for n in ast.walk(statement)
+                     if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)}
+            if calls & checkers:
+                broken[node.name] = sorted(calls & checkers)
+    assert broken == {}
+    assert len(checkers) >= 8
+
+
+def test_checkers_are_flat():
+    """No checker calls another checker's chain: the list checkers may call _number,
+    which calls no checker; no other checker calls a checker at all."""
+    import ast
+    tree, lines, checkers = checkers_and_lines()
+    calls = {node.name: {n.func.id for n in ast.walk(node) if isinstance(n, ast.Call)
+                         and isinstance(n.func, ast.Name)} & checkers
+             for node in tree.body if isinstance(node, ast.FunctionDef)
+             and node.name in checkers}
+    assert {name: sorted(called) for name, called in calls.items() if called} == {
+        "_vector": ["_number"], "_rows": ["_number"], "_text": ["_unknown"],
+        "_texts": ["_unknown"]}
+    assert calls["_number"] == calls["_unknown"] == set()
+
+
+TEACHING = {  # function: the comment on each check its lesson view keeps
+    "dot": ["zip would quietly drop the longer one's tail"],
+    "nearest": ["a zero row points nowhere: no angle to measure"],
+    "search": ["a zero vector points nowhere: no angle to measure"],
+    "embed": ["zip would quietly drop the tokens past the last row"],
+}
+
+
+def test_the_checks_kept_in_the_lesson_view_teach():
+    """An `if` that only raises stays in the lesson view only where plain Python would
+    go quietly wrong or fail unclearly, with a comment to say so; 3 lines at most."""
+    import ast
+    tree, lines, checkers = checkers_and_lines()
+    lesson_half = lines.index(next(line for line in lines if line.startswith("# --- input")))
+    kept = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in tokembed.__all__ and \
+                node.lineno < lesson_half:
+            idea = node.body[1 + len(tokembed._check_lines(node, lines, checkers)):]
+            for statement in (s for top in idea for s in ast.walk(top)):
+                if isinstance(statement, ast.If) and all(
+                        isinstance(s, ast.Raise) for s in statement.body):
+                    assert statement.end_lineno - statement.lineno < 3, node.name
+                    kept.setdefault(node.name, []).append(
+                        lines[statement.lineno - 1].partition("  # ")[2])
+    assert kept == TEACHING
+
+
+CEILINGS = {  # lines of --copy NAME: (lesson view, checked view)
+    "lookup": (12, 30), "one_hot": (12, 30), "decode": (14, 40), "make_table": (22, 45),
+    "encode": (22, 45), "vecmat": (25, 80), "cosine": (32, 62), "lookup_backward": (32, 98),
+    "attend": (45, 105), "nearest": (45, 153), "train_embeddings": (90, 212),
+    "search": (110, 270),
+}
+
+
+@pytest.mark.parametrize("name", CEILINGS)
+def test_copies_fit_a_slide(name):
+    """The lesson view holds the issue's ceilings. The checked view holds them for
+    the first six; for the rest, which check numbers (NumPy's, Fractions, inf, nan,
+    1e308) and words (look-alike letters, long ones), the ceiling is its size today,
+    so that it cannot grow unnoticed: see the README."""
+    lesson, checked = CEILINGS[name]
+    assert len(snippet(name).splitlines()) <= lesson
+    assert len(snippet(name, checked=True).splitlines()) <= checked
+
+
+NEW_VALUES = {  # another valid value of the same kind for each of the lesson's constants
+    "VOCAB": '["<pad>", "the", "cat", "sat", "on", "mat", "today"]',
+    "CORPUS": '["the cat sat", "a dog ran", "the dog sat on the mat"]',
+    "SEED": "7", "D_MODEL": "3", "TEXT": '"the cat sat on the mat"',
+}
+
+
+def with_new_constants(source):
+    """Give each lesson constant a snippet defines another value of its kind."""
+    import ast
+    lines = source.splitlines()
+    for node in reversed(ast.parse(source).body):
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") in NEW_VALUES:
+            name = node.targets[0].id
+            lines[node.lineno - 1:node.end_lineno] = [f"{name} = {NEW_VALUES[name]}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_doctests_survive_an_authors_new_constants(tmp_path):
+    """encode's doctest was "my order is late", and broke when VOCAB did."""
+    sources = {f"{view}-{name}": with_new_constants(snippet(name, checked=view == "checked"))
+               for name in COPYABLE for view in ("lesson", "checked")}
+    changed = [key for key, source in sources.items()
+               if source != snippet(key.split("-")[1], checked=key.startswith("checked"))]
+    results = run_alone(sources, tmp_path)
+    assert {key: result for key, result in results.items()
+            if not (isinstance(result, list) and result[1] == 0 and result[2] >= 1)} == {}
+    assert len(changed) > 10  # the new values really went in
+
+
+def test_train_embeddings_copy_carries_no_vocab():
+    """Its doctest reached VOCAB and encode, which training never uses."""
+    names = re.findall(r"^(?:def (\w+)|(\w+) =)", snippet("train_embeddings"), re.M)
+    assert {a or b for a, b in names} == {
+        "SEED", "TRAIN_D_MODEL", "TRAIN_EPOCHS", "LEARNING_RATE", "NEGATIVES", "dot",
+        "context_pairs", "sigmoid", "sgns_step", "train_embeddings"}
 
 
 def defined(source):
     return [line.split("(")[0][4:] for line in source.splitlines() if line.startswith("def ")]
 
 
-@pytest.mark.parametrize("names, functions", [
-    (("dot",), ["dot"]),  # nothing that is not reached: no other function at all
-    (("sgd_step",), ["sgd_step"]),
-    (("VOCAB",), []),
-    (("one_hot", "dot"), ["_int", "_whole", "_token_id", "one_hot", "dot"]),
-    (("lookup",), ["_int", "_token_id", "_token_ids", "lookup"]),
+@pytest.mark.parametrize("names, checked, functions", [
+    (("dot",), False, ["dot"]),  # nothing that is not reached: no other function at all
+    (("dot",), True, ["_number", "_vector", "dot"]),
+    (("sgd_step",), False, ["sgd_step"]),
+    (("VOCAB",), False, []),
+    (("lookup",), False, ["lookup"]),
+    (("lookup",), True, ["_ids", "lookup"]),
+    (("one_hot", "dot"), False, ["one_hot", "dot"]),
+    (("search",), False, ["encode", "lookup", "vecmat", "dot", "cosine", "softmax", "attend",
+                          "sentence_vector", "search"]),  # its own vector_of is no embed
 ])
-def test_a_snippet_holds_only_what_its_names_reach(names, functions):
-    assert defined(snippet(*names)) == functions
+def test_a_snippet_holds_only_what_its_names_reach(names, checked, functions):
+    assert defined(snippet(*names, checked=checked)) == functions
 
 
 def test_a_snippet_defines_each_piece_once():
-    source = snippet("search", "nearest", "cosine")
+    source = snippet("search", "nearest", "cosine", "cosine", checked=True)
     assert len(defined(source)) == len(set(defined(source)))
     assert source.count("\nimport math\n") == 1
+    assert source.startswith('"""search, nearest, cosine: checked view of tokembed.py '
+                             f'{tokembed.__version__} (MIT)')
 
 
-@pytest.mark.parametrize("names, message", [
-    (("nope",), "cannot copy 'nope'"), (("main",), "cannot copy 'main'"),
-    ((), "name something to copy"),
+@pytest.mark.parametrize("call, message", [
+    (lambda: snippet("Lookup"), "cannot copy 'Lookup' (did you mean 'lookup'?); "
+                                f"you can copy: {', '.join(COPYABLE)}"),
+    (lambda: snippet("nothing"), f"cannot copy 'nothing'; you can copy: "
+                                 f"{', '.join(COPYABLE)}"),
+    (lambda: snippet("main"), f"cannot copy 'main'; you can copy: {', '.join(COPYABLE)}"),
+    (lambda: snippet(), f"name something to copy; you can copy: {', '.join(COPYABLE)}"),
+    (lambda: snippet("snippet"), "snippet reads the whole of tokembed.py, so it cannot be "
+                                 "copied alone: copy the file instead"),
+    (lambda: exercise("exercise"), "exercise reads the whole of tokembed.py, so it cannot "
+                                   "be copied alone: copy the file instead"),
+    (lambda: exercise("VOCAB"), "VOCAB is a constant, so it has no body to write"),
 ])
-def test_snippet_names_what_can_be_copied(names, message):
-    with pytest.raises(ValueError) as caught:
-        snippet(*names)
-    assert str(caught.value) == f"{message}; you can copy: {', '.join(tokembed.__all__)}"
+def test_snippet_names_what_can_be_copied(call, message):
+    refuses(call, ValueError, message)
 
 
-def test_cli_copy_is_the_snippet(capsys):
-    assert run_main(["--copy", "lookup", "one_hot"], capsys) == \
-        (0, snippet("lookup", "one_hot"), "")
+def test_the_headers_say_the_view_and_the_version():
+    assert snippet("lookup").splitlines()[0] == (
+        f'"""lookup: lesson view of tokembed.py {tokembed.__version__} (MIT); --checked adds '
+        'checks"""')
+    assert snippet("lookup", checked=True).splitlines()[:2] == [
+        f'"""lookup: checked view of tokembed.py {tokembed.__version__} (MIT); without '
+        '--checked, the', 'lesson view"""']
+    assert re.fullmatch(r"\d+\.\d+\.\d+", tokembed.__version__)
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--copy", "lookup", "one_hot"], snippet("lookup", "one_hot")),
+    (["--copy", "lookup", "--checked"], snippet("lookup", checked=True)),
+    (["--checked", "--copy", "dot", "dot"], snippet("dot", checked=True)),
+    (["--exercise", "cosine"], exercise("cosine")),
+    (["--version"], f"tokembed.py {tokembed.__version__}\n"),
+])
+def test_cli_copy_is_the_snippet(argv, expected, capsys):
+    assert run_main(argv, capsys) == (0, expected, "")
+
+
+@pytest.mark.parametrize("how", [["-"], ["-c", (HERE / "tokembed.py").read_text()]])
+def test_copy_needs_tokembed_as_a_file(how):
+    """Piped into python3, or given to -c, there is no file to read the source from."""
+    source = (HERE / "tokembed.py").read_bytes()
+    done = subprocess.run([sys.executable, *how, "--copy", "dot"], capture_output=True,
+                          input=source if how == ["-"] else None, cwd=HERE, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr == (b"tokembed.py: error: copying reads tokembed.py's own source, so "
+                           b"it needs tokembed.py as a file: run python3 tokembed.py --copy "
+                           b"..., not the file piped into python3 or given to -c\n")
+
+
+def test_every_exercise_fails_until_its_body_is_written(tmp_path):
+    """Each exercise runs alone and defines its name; its doctests fail with
+    NotImplementedError; the lesson view's body put back, they pass."""
+    import ast
+    sources = {}
+    for name in FUNCTIONS:
+        task, answer = exercise(name), snippet(name)
+        node = [n for n in ast.parse(answer).body if getattr(n, "name", "") == name][0]
+        body = answer.splitlines()[node.body[0].end_lineno:node.end_lineno]
+        sources[f"task-{name}"] = task
+        sources[f"solved-{name}"] = task.replace(
+            f'    raise NotImplementedError("write the body of {name}")', "\n".join(body))
+        assert task.startswith(f'"""{name}: an exercise from tokembed.py')
+    results = run_alone(sources, tmp_path)
+    for name in FUNCTIONS:
+        defines, failed, tried = results[f"task-{name}"]
+        assert defines and tried >= 1 and failed >= 1, name
+        defines, failed, tried = results[f"solved-{name}"]
+        assert defines and tried >= 1 and failed == 0, name
+
+
+def test_an_exercise_fails_with_not_implemented_error():
+    namespace = exec_snippet(exercise("cosine"))
+    refuses(lambda: namespace.cosine([1, 0], [1, 1]), NotImplementedError,
+            "write the body of cosine")
+    assert namespace.dot([1, 2], [3, 4]) == 11.0  # the helpers it reaches are whole
 
 
 def test_readme_copy_example_is_real():
-    command = 'python3 tokembed.py --copy lookup | grep -E "^(import|def) "'
-    shown = README.split(f"$ {command}\n", 1)[1].split("```", 1)[0]
-    source = snippet("lookup")
-    assert shown == "".join(line + "\n" for line in source.splitlines()
-                            if line.startswith(("import ", "def ")))
-    assert f"The whole snippet is {len(source.splitlines())} lines" in README
+    shown = README.split("$ python3 tokembed.py --copy lookup\n", 1)[1].split("```", 1)[0]
+    assert shown == snippet("lookup")
+    assert "python3 tokembed.py --copy lookup --checked" in README
+
+
+def test_readme_exercise_example_is_real():
+    shown = README.split("$ python3 tokembed.py --exercise cosine\n", 1)[1].split("```")[0]
+    assert shown == exercise("cosine")
 
 
 # --- the command line --------------------------------------------------------------------
@@ -1292,6 +2064,8 @@ def test_readme_copy_example_is_real():
     (["refund my order", "--seed", "42", "--d-model", "4"], LESSON_OUTPUT.decode()),
     (["refund", "my", "order"], LESSON_OUTPUT.decode()),  # quotes are optional
     (["refund", "--seed", "42", "my", "order"], LESSON_OUTPUT.decode()),  # flags in between
+    (["--seed", "4_2", "refund", "my", "order"], LESSON_OUTPUT.decode()),  # as int() reads
+    (["--", "refund", "my", "order"], LESSON_OUTPUT.decode()),
     (["my order is late"],
      "token ids: [1, 4, 2, 5]\n"
      "my      -> row 1: [0.47, 0.35, 0.78, -0.83]\n"
@@ -1310,16 +2084,15 @@ def test_cli_prints_the_lookup(argv, expected, capsys):
 CLI_ERRORS = {  # (argv, the one line on stderr)
     "unknown word": (["Refund my order"], "unknown token 'Refund' at position 0 "
                      "(did you mean 'refund'?); vocabulary: <pad>, my, is, refund, order, late"),
+    "after --, text": (["--", "--table"], "unknown token '--table' at position 0; "
+                       "vocabulary: <pad>, my, is, refund, order, late"),
     "d-model 0": (["--d-model", "0"], "argument --d-model: must be 1 to 65,536, got 0"),
     "d-model huge": (["--d-model", "10000000000000"],
                      "argument --d-model: must be 1 to 65,536, got 10000000000000"),
     "d-model 4.5": (["--d-model", "4.5"], "argument --d-model: invalid int value: '4.5'"),
     "seed abc": (["--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
-    "seed -5": (["--seed", "-5"], "seed must be at least 0, got -5 (random.Random(-5) draws "
-                "what random.Random(5) draws, so a negative seed would only repeat one)"),
-    "train seed -5": (["--train", "--seed", "-5"], "seed must be at least 0, got -5 "
-                      "(random.Random(-5) draws what random.Random(5) draws, so a negative "
-                      "seed would only repeat one)"),
+    "seed -5": (["--seed", "-5"], f"seed must be at least 0, got -5 {SEED_WHY}"),
+    "train seed -5": (["--train", "--seed", "-5"], f"seed must be at least 0, got -5 {SEED_WHY}"),
     "unknown flag": (["--colour"], "unrecognized arguments: --colour"),
     "params 1": (["--params", "1"], "argument --params: expected two whole numbers "
                  "from 1 to 1,000,000,000,000 (VOCAB_SIZE D_MODEL), got 1"),
@@ -1338,19 +2111,32 @@ CLI_ERRORS = {  # (argv, the one line on stderr)
     "train many": (["--train", "my", "--svg", "x.svg", "--d-model", "3", "--seed", "1"],
                    "--train does not take WORDS, --d-model, --svg"),
     "learn svg": (["--learn", "--svg", "x.svg"], "--learn does not take --svg"),
+    "checked alone": (["--checked"], "the lesson view does not take --checked"),
     "two views": (["--table", "--one-hot"], "argument --one-hot: not allowed with "
                                             "argument --table"),
-    "padding 6": (["--padding-idx", "6"], "padding_idx 6 is out of range; valid rows are "
-                                          "-6 to 5 (-1 is the last, as in PyTorch)"),
+    "padding 6": (["--padding-idx", "6"], "padding_idx 6 is out of range; valid values are "
+                                          "-6 to 5"),
     "one-hot word": (["--one-hot", "my Order"], "unknown token 'Order' at position 1 "
                      "(did you mean 'order'?); vocabulary: <pad>, my, is, refund, order, late"),
     "learn nothing": (["--learn", ""], "--learn needs at least one word to look up"),
     "search word": (["--search", "refund", "my", "shoe"], "unknown token 'shoe' at position "
-                    f"2; vocabulary: {', '.join(trained(SEED, 0)[0])}"),
+                    f"2; vocabulary: {', '.join(trained(SEED, 0)[0][:12])}, ... (56 words)"),
     "search too long": (["--search"] + ["refund"] * 201, "--search takes 1 to 200 "
                         "words, got 201: attention compares every pair of them"),
+    "positions odd": (["--positions", "--d-model", "5"], "--positions needs an even "
+                      "--d-model, got 5: sines and cosines, and RoPE's rotations, come in "
+                      "pairs"),
+    "positions too long": (["--positions"] + ["my"] * 9, "--positions takes at most 8 words, "
+                           "got 9: the position table has no row for position 8, as GPT-2 "
+                           "has none past 1,023"),
     "copy nothing": (["--copy"], "name something to copy; you can copy: "
-                                 + ", ".join(tokembed.__all__)),
+                                 + ", ".join(COPYABLE)),
+    "copy near": (["--copy", "Lookup"], "cannot copy 'Lookup' (did you mean 'lookup'?); "
+                  "you can copy: " + ", ".join(COPYABLE)),
+    "exercise two": (["--exercise", "dot", "cosine"], "--exercise takes one name, got 2"),
+    "table too wide": (["--table", "--d-model", "100", "--svg", "f.svg"], "a figure shows at "
+                       "most 64 rows of 64 numbers, got 6 x 100: any more would be too small "
+                       "to read"),
     "dash and words": (["-", "my"], "'-' reads the words from standard input, "
                                     "so give it alone"),
 }
@@ -1367,10 +2153,14 @@ def test_cli_errors_as_a_learner_sees_them(name):
     assert run_script(*argv) == (2, b"", f"tokembed.py: error: {stderr}\n".encode())
 
 
-def test_main_takes_a_list_not_a_string():
-    with pytest.raises(TypeError, match=r"^argv must be a list of arguments, not str: "
-                                        r"'my order' \(split it first\)$"):
-        main("my order")
+@pytest.mark.parametrize("argv, shown", [
+    ("my order", "str: 'my order' (split it first)"), (b"my", "bytes: b'my'"),
+    (bytearray(b"my"), "bytearray: bytearray(b'my')"), ([1], "int: 1"), ([b"my"], "bytes: b'my'"),
+    (5, "int: 5"),
+])
+def test_main_takes_a_list_of_str(argv, shown):
+    refuses(lambda: main(argv), TypeError,
+            f"argv must be a list of str, as sys.argv[1:] is; got {shown}")
 
 
 def test_cli_checks_survive_python_O():
@@ -1397,6 +2187,20 @@ def test_cli_into_a_full_disk_says_so(argv):
             2, None, b"tokembed.py: error: cannot write the output: no space left on device\n")
 
 
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_a_mistake_exits_2_even_when_stderr_cannot_be_written(stderr):
+    """2>&- and 2>/dev/full turned exit 2 into 1."""
+    if stderr == "closed":
+        done = subprocess.run([sys.executable, "tokembed.py", "--d-model", "0"],
+                              capture_output=False, stdout=subprocess.PIPE,
+                              preexec_fn=lambda: os.close(2), cwd=HERE, timeout=60)
+    else:
+        with open("/dev/full", "wb") as full:
+            done = subprocess.run([sys.executable, "tokembed.py", "--d-model", "0"],
+                                  stdout=subprocess.PIPE, stderr=full, cwd=HERE, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b"")
+
+
 def test_cli_with_standard_output_closed_says_so():
     status, _, err = run_script(stdout=None, preexec_fn=lambda: os.close(1),
                                 stderr=subprocess.PIPE)
@@ -1406,12 +2210,20 @@ def test_cli_with_standard_output_closed_says_so():
 
 def test_ctrl_c_stops_quietly_with_status_130():
     """Ctrl-C while reading standard input: no traceback, the shell's status for SIGINT."""
-    code = ("import sys, tokembed\nclass Keys:\n    def read(self):\n"
+    code = ("import sys, tokembed\nclass Keys:\n    def read(self, size=-1):\n"
             "        raise KeyboardInterrupt\nsys.stdin = Keys()\n"
             "sys.exit(tokembed.main(['-']))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=HERE,
                           timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"")
+
+
+def test_out_of_memory_is_one_line(monkeypatch, capsys):
+    def exhausted(*args):
+        raise MemoryError
+    monkeypatch.setattr(tokembed, "make_table", exhausted)
+    assert run_main(["--table"], capsys) == (2, "", "tokembed.py: error: out of memory: "
+                                             "give it a shorter text, or a smaller --d-model\n")
 
 
 def test_main_returns_instead_of_exiting(capsys):
@@ -1422,13 +2234,28 @@ def test_main_returns_instead_of_exiting(capsys):
 
 
 @pytest.mark.parametrize("words, expected", [
-    ("my order is late\n", "token ids: [1, 4, 2, 5]"),
-    ("refund\n\nmy   order", "token ids: [3, 1, 4]"),
-    ("", "token ids: []"),
+    (b"my order is late\n", "token ids: [1, 4, 2, 5]"),
+    (b"refund\n\nmy   order", "token ids: [3, 1, 4]"),
+    (b"", "token ids: []"),
+    (b"\xef\xbb\xbfmy order", "token ids: [1, 4]"),  # a UTF-8 BOM is left out
 ])
 def test_cli_reads_words_from_standard_input(words, expected):
-    status, out, err = run_script("-", input=words.encode())
+    status, out, err = run_script("-", input=words)
     assert (status, err) == (0, b"") and out.decode().splitlines()[0] == expected
+
+
+def test_cli_reads_words_split_across_its_pieces(monkeypatch, capsys):
+    """Standard input is read 64 kB at a time: a word across two pieces counts once."""
+    text = ("late " * 13107) + "order"  # "late" ends exactly where a piece ends, 65,535
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    status, out, _ = run_main(["-", "--table"], capsys)
+    assert status == 0 and "<- position 13,107" not in out and "<- position 13107" in out
+
+
+def test_cli_names_the_byte_that_is_not_utf8():
+    status, out, err = run_script("-", input=b"my order \xff is late")
+    assert (status, out) == (2, b"")
+    assert err == b"tokembed.py: error: standard input is not UTF-8: byte 0xff at offset 9\n"
 
 
 def test_cli_reads_a_million_words_from_standard_input():
@@ -1441,6 +2268,15 @@ def test_cli_reads_a_million_words_from_standard_input():
     assert lines[-7].endswith("<pad>   [ 0.28, -0.95, -0.45, -0.55]")
     assert [line.split("<- ")[1] for line in lines[-6:-1]] == [
         f"200,000 positions: {k}, {k + 5}, {k + 10}, ..." for k in (0, 2, 4, 1, 3)]
+
+
+@pytest.mark.parametrize("text", [b"my " * 1_000_001, b"m" * 16_000_001],
+                         ids=["a million and one words", "16 MB and a byte"])
+def test_cli_refuses_too_much_standard_input_before_holding_it(text):
+    status, out, err = run_script("-", input=text)
+    assert (status, out) == (2, b"")
+    assert err == (b"tokembed.py: error: standard input holds more than 1,000,000 words or "
+                   b"16 MB; give a shorter text\n")
 
 
 def test_cli_without_a_dash_never_reads_standard_input():
@@ -1457,8 +2293,8 @@ def test_cli_help_is_the_same_on_every_python():
 # --- the module and its docs -------------------------------------------------------------
 
 def test_import_runs_nothing_heavy():
-    code = ("import sys, tokembed; print(sorted({'argparse', 'textwrap', 'ast', 'inspect'} "
-            "& set(sys.modules)))")
+    code = ("import sys, tokembed; print(sorted({'argparse', 'textwrap', 'ast', 'inspect', "
+            "'numbers', 'difflib', 'unicodedata'} & set(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True,
                           cwd=HERE, timeout=60)
     assert (done.stdout, done.stderr) == (b"[]\n", b"")
@@ -1467,7 +2303,7 @@ def test_import_runs_nothing_heavy():
 def test_the_lessons_run_imports_nothing_heavy():
     code = ("import runpy, sys\nsys.argv = ['tokembed.py']\ntry:\n"
             "    runpy.run_path('tokembed.py', run_name='__main__')\nexcept SystemExit:\n"
-            "    pass\nprint(sorted({'argparse', 'textwrap'} & set(sys.modules)))")
+            "    pass\nprint(sorted({'argparse', 'textwrap', 'numbers'} & set(sys.modules)))")
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True,
                           cwd=HERE, timeout=60)
     assert done.stdout == LESSON_OUTPUT + b"[]\n"
@@ -1475,8 +2311,7 @@ def test_the_lessons_run_imports_nothing_heavy():
 
 def test_all_names_exist():
     assert all(hasattr(tokembed, name) for name in tokembed.__all__)
-    assert set(tokembed.__all__) >= {"VOCAB", "D_MODEL", "SEED", "make_table",
-                                     "encode", "decode", "lookup"}
+    assert {"snippet", "exercise", "embed", "rope", "logits"} <= set(tokembed.__all__)
 
 
 def test_module_doctests():
@@ -1492,7 +2327,8 @@ def test_every_public_function_has_a_doctest():
 
 
 READ_ME_VIEWS = [[], ["--one-hot"], ["--params"], ["--train"], ["--table", "my order order"],
-                 ["--learn", "my", "order", "order"], ["--context"], ["--search"]]
+                 ["--learn", "my", "order", "order"], ["--context"], ["--search"],
+                 ["--positions", "my", "order", "order"]]
 
 
 @pytest.mark.parametrize("argv", READ_ME_VIEWS)

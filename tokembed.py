@@ -22,24 +22,30 @@ The file, top to bottom:
     claim: IDs are only labels   train_embeddings(vocab=...)
     claim: layers add context    softmax, attend
     claim: one vector a text     sentence_vector, search
-    input checks                 one validator per kind of value
+    input checks                 one checker per kind of value
     -------------------------    below: printing and drawing only
     text views                   print_lookup, print_table, print_one_hot...
     the figure                   svg_figure, write_svg
-    copying into a lesson        snippet
+    copying into a lesson        snippet, exercise
     the command line             VIEWS, OPTIONS, main
 
-Run ``python3 tokembed.py`` for the lesson's output, ``--help`` for the rest.
+Each public function starts with its check lines, calls to the checkers at
+the bottom of the lesson half; the lines after them are the idea, and call
+no checker. ``--copy NAME`` prints the idea alone, ``--copy NAME --checked``
+the whole function. Run ``python3 tokembed.py`` for the lesson's output,
+``--help`` for the rest.
 """
 
+__version__ = "1.0.0"
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode", "decode",
            "lookup", "one_hot", "vecmat", "REAL_MODELS", "param_count",
            "lookup_backward", "sgd_step", "CORPUS", "dot", "cosine", "context_pairs",
-           "sgns_step", "train_embeddings", "nearest", "softmax", "attend",
-           "sentence_vector", "search", "colour", "svg_figure", "write_svg"]
+           "sigmoid", "sgns_step", "train_embeddings", "nearest", "softmax", "attend",
+           "sentence_vector", "search", "N_POSITIONS", "embed", "sinusoidal",
+           "rotation", "rotate", "rope", "logits", "colour", "svg_figure", "write_svg",
+           "snippet", "exercise"]
 
 import math
-import operator
 import os
 import random
 import sys
@@ -59,42 +65,33 @@ def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     [[-0.35, -0.7, 0.3], [-0.86, 0.07, -0.27]]
     """
     n_rows, d_model = _whole("n_rows", n_rows, 1), _whole("d_model", d_model, 1)
-    seed, padding_idx = _seed(seed), _padding_idx(padding_idx, n_rows)
+    seed = _whole("seed", seed, 0)
+    padding_idx = _whole("padding_idx", padding_idx, -n_rows, n_rows - 1, none=True)
     rng = random.Random(seed)  # our own generator: the global one is untouched
     table = [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
              for _ in range(n_rows)]
     if padding_idx is not None:  # zeroed after every row is drawn, as PyTorch does
-        table[padding_idx] = [0.0] * d_model
+        table[padding_idx] = [0.0] * d_model  # -1 is the last row, as Python indexes
     return table
 
 
 def encode(text, vocab=VOCAB):
     """Turn text into token IDs: each word's position in the vocabulary.
 
-    >>> encode("my order is late")
-    [1, 4, 2, 5]
+    >>> encode("b a b", ["a", "b"])
+    [1, 0, 1]
     """
-    text, vocab = _text(text), _vocabulary(vocab)
-    id_of = {word: i for i, word in enumerate(vocab)}
-    ids = []
-    for position, word in enumerate(text.split()):
-        if word not in id_of:
-            guess = word.lower().strip(".,;:!?\"'()")  # a capital or a full stop?
-            hint = f" (did you mean {guess!r}?)" if guess in id_of else ""
-            raise ValueError(f"unknown token {word!r} at position {position}{hint}; "
-                             f"vocabulary: {', '.join(vocab)}")
-        ids.append(id_of[word])
-    return ids
+    text, vocab = _text("text", text, vocab)
+    return [vocab.index(word) for word in text.split()]  # the lesson's own line
 
 
 def decode(ids, vocab=VOCAB):
     """Turn token IDs back into text.
 
-    >>> decode([3, 1, 4])
-    'refund my order'
+    >>> decode([1, 0, 1], ["a", "b"])
+    'b a b'
     """
-    vocab = _vocabulary(vocab)
-    ids = _token_ids(ids, len(vocab))
+    ids = _ids(ids, vocab)
     return " ".join(vocab[i] for i in ids)
 
 
@@ -104,7 +101,7 @@ def lookup(table, ids):
     >>> lookup([[0.1, 0.2], [0.3, 0.4]], [1, 1])
     [[0.3, 0.4], [0.3, 0.4]]
     """
-    ids = _token_ids(ids, len(table))  # refuses -1, which would wrap to the last row
+    ids = _ids(ids, table)
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
 
 
@@ -117,7 +114,7 @@ def one_hot(token_id, size):
     [0, 0, 0, 1, 0, 0]
     """
     size = _whole("size", size, 1)
-    token_id = _token_id(token_id, size)
+    token_id = _whole("token_id", token_id, 0, size - 1)
     return [1 if i == token_id else 0 for i in range(size)]
 
 
@@ -127,10 +124,8 @@ def vecmat(vector, matrix):
     >>> vecmat([1, 2], [[1, 2], [3, 4]])
     [7.0, 10.0]
     """
-    matrix = _rows("matrix", matrix)
-    if len(vector) != len(matrix):
-        raise ValueError(f"len(vector) is {len(vector)} but len(matrix) is "
-                         f"{len(matrix)}; they must match")
+    vector = _vector("vector", vector)
+    matrix = _rows("matrix", matrix, len(vector), "vector")
     return [dot(vector, column) for column in zip(*matrix)]
 
 
@@ -140,9 +135,10 @@ def vecmat(vector, matrix):
 # each from the model's config.json on the Hugging Face Hub: vocab_size, and
 # n_embd (GPT-2) or hidden_size (the others).
 REAL_MODELS = [
-    ("GPT-2 small", 50_257, 768),    # openai-community/gpt2
-    ("BERT-base", 30_522, 768),      # google-bert/bert-base-uncased
-    ("Llama 3 8B", 128_256, 4_096),  # meta-llama/Meta-Llama-3-8B
+    ("GPT-2 small", 50_257, 768),     # openai-community/gpt2
+    ("BERT-base", 30_522, 768),       # google-bert/bert-base-uncased
+    ("Llama 3 8B", 128_256, 4_096),   # meta-llama/Meta-Llama-3-8B
+    ("Llama 3.2 1B", 128_256, 2_048),  # meta-llama/Llama-3.2-1B
 ]
 
 
@@ -163,24 +159,19 @@ def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
     """Return the table's gradient: each position's gradient row added to its ID's row.
 
     Rows nothing looks up get zeros, and so does the padding row, as in PyTorch.
-    It is the one-hot claim transposed: the sum over positions of one_hot(ID),
-    as a column, times that position's gradient row.
 
-    >>> ids, g = [1, 1], [[1.0, 2.0], [0.5, 0.5]]
-    >>> lookup_backward(g, ids, 3)  # ID 1 twice: its two gradient rows add up
-    [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
-    >>> first, second = ([[h * x for x in row] for h in one_hot(i, 3)]
-    ...                  for i, row in zip(ids, g))
-    >>> [[a + b for a, b in zip(r, s)] for r, s in zip(first, second)]
+    >>> lookup_backward([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3)  # ID 1 twice: added up
     [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
     """
     n_rows = _whole("n_rows", n_rows, 1)
-    ids, padding_idx = _token_ids(ids, n_rows), _padding_idx(padding_idx, n_rows)
-    grad_rows = _gradient_rows(grad_rows, len(ids))
+    ids = _ids(ids, range(n_rows))
+    padding_idx = _whole("padding_idx", padding_idx, -n_rows, n_rows - 1, none=True)
+    grad_rows = _rows("grad_rows", grad_rows, len(ids), "ids")
     grad = [[0.0] * len(grad_rows[0]) for _ in range(n_rows)]
     for i, row in zip(ids, grad_rows):
-        if i != padding_idx:  # the padding row never learns
-            grad[i] = [g + x for g, x in zip(grad[i], row)]  # add: never overwrite
+        grad[i] = [g + x for g, x in zip(grad[i], row)]  # add: never overwrite
+    if padding_idx is not None:  # the padding row never learns, as in PyTorch
+        grad[padding_idx] = [0.0] * len(grad[0])  # -1 is the last row, as in Python
     return grad
 
 
@@ -190,6 +181,7 @@ def sgd_step(table, grad, lr):
     >>> sgd_step([[1.0, 2.0], [3.0, 4.0]], [[0.5, 0.0], [0.0, 0.0]], 0.1)
     [[0.95, 2.0], [3.0, 4.0]]
     """
+    table, grad, lr = _rows("table", table), _rows("grad", grad), _number("lr", lr)
     if [len(row) for row in table] != [len(row) for row in grad]:
         raise ValueError("grad must have the table's shape: one number per number")
     return [[x - lr * g for x, g in zip(row, grad_row)]
@@ -215,7 +207,7 @@ CORPUS = [
     "a savings account pays interest", "my order is late",
 ]
 TRAIN_D_MODEL = 24   # numbers per trained word vector
-TRAIN_EPOCHS = 12    # passes over the corpus
+TRAIN_EPOCHS = 20    # passes over the corpus
 LEARNING_RATE = 0.25
 NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
 
@@ -226,17 +218,10 @@ def dot(u, v):
     >>> dot([1, 2, 3], [4, 5, 6])
     32.0
     """
-    if len(u) != len(v):
+    u, v = _vector("u", u), _vector("v", v)
+    if len(u) != len(v):  # zip would quietly drop the longer one's tail
         raise ValueError(f"vectors must have one length, got {len(u)} and {len(v)}")
-    try:
-        total = math.fsum(map(operator.mul, u, v))  # sum() of floats changed in 3.12
-    except (OverflowError, ValueError):  # inf - inf, or a sum past the largest float
-        total = math.nan
-    if not math.isfinite(total):
-        bad = [x for x in (*u, *v) if not math.isfinite(x)]
-        raise ValueError(f"vectors must hold finite numbers, got {bad[0]!r}" if bad
-                         else "the dot product is too large for a float")
-    return total
+    return math.fsum(x * y for x, y in zip(u, v))  # sum() of floats changed in 3.12
 
 
 def cosine(u, v):
@@ -245,13 +230,11 @@ def cosine(u, v):
     >>> cosine([1, 0], [1, 1])
     0.7071067811865475
     """
-    scaled = []
-    for vector in (u, v):  # scale by a power of 2: exact, and no square overflows
-        top = max(map(abs, vector), default=0)
-        if top == 0:
-            raise ValueError("cosine is undefined for a zero vector")
-        scaled.append([math.ldexp(x, -math.frexp(top)[1]) for x in vector])
-    u, v = scaled
+    u, v = _vector("u", u), _vector("v", v)
+    if not any(u) or not any(v):
+        raise ValueError("cosine is undefined for a zero vector: it points nowhere")
+    # scale each by a power of 2: exact, and then no square overflows or vanishes
+    u, v = ([math.ldexp(x, -math.frexp(max(w, key=abs))[1]) for x in w] for w in (u, v))
     similarity = dot(u, v) / math.sqrt(dot(u, u) * dot(v, v))
     return max(-1.0, min(1.0, similarity))  # rounding can stray a hair past 1
 
@@ -259,16 +242,30 @@ def cosine(u, v):
 def context_pairs(sentences, vocab, window=2):
     """List each (word ID, context ID) pair at most `window` words apart.
 
-    >>> context_pairs(["my order is"], VOCAB, window=1)
-    [(1, 4), (4, 1), (4, 2), (2, 4)]
+    >>> context_pairs(["a b c"], ["a", "b", "c"], window=1)
+    [(0, 1), (1, 0), (1, 2), (2, 1)]
     """
-    sentences, window = _texts("sentences", sentences), _whole("window", window, 1)
+    sentences, vocab = _texts("sentences", sentences, vocab)
+    window = _whole("window", window, 1)
+    id_of = {word: i for i, word in enumerate(vocab)}  # one look-up for all sentences
     pairs = []
-    for ids in (encode(sentence, vocab) for sentence in sentences):
+    for ids in ([id_of[word] for word in sentence.split()] for sentence in sentences):
         for i, word in enumerate(ids):
-            pairs += [(word, ids[j]) for j in range(max(0, i - window), i + window + 1)
-                      if j != i and j < len(ids)]
+            near = range(max(0, i - window), min(len(ids), i + window + 1))
+            pairs += [(word, ids[j]) for j in near if j != i]
     return pairs
+
+
+def sigmoid(x):
+    """Squash a number into 0 to 1: 1 / (1 + e^-x).
+
+    >>> sigmoid(0), sigmoid(-1000)
+    (0.5, 0.0)
+    """
+    x = _number("x", x)
+    if x < 0:  # e^-x would overflow below about -709; e^x / (1 + e^x) cannot
+        return math.exp(x) / (1 + math.exp(x))
+    return 1 / (1 + math.exp(-x))
 
 
 def sgns_step(word, context, label, lr):
@@ -279,31 +276,33 @@ def sgns_step(word, context, label, lr):
     >>> w, c
     ([1.0, 0.25], [0.25, 1.0])
     """
-    g = lr * (label - 1 / (1 + math.exp(-dot(word, context))))
+    if not isinstance(word, list) or not isinstance(context, list):
+        raise TypeError("word and context must be lists: sgns_step changes them "
+                        "in place")
+    lr = _number("lr", lr)
+    if label not in (0, 1):
+        raise ValueError(f"label must be 1 (a real neighbour) or 0 (a random word), "
+                         f"got {label!r}")
+    g = lr * (label - sigmoid(dot(word, context)))
     word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
                            [c + g * w for w, c in zip(word, context)])
 
 
-def _tiny_rows(rng, n_rows):
-    """Draw n_rows rows of TRAIN_D_MODEL small random numbers, as word2vec starts."""
-    return [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(TRAIN_D_MODEL)]
-            for _ in range(n_rows)]
-
-
-def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS, vocab=None):
+def train_embeddings(corpus, seed=SEED, epochs=TRAIN_EPOCHS, vocab=None):
     """Train word vectors by skip-gram with negative sampling; return (vocab, table).
 
-    vocab sets the ID order: the corpus's words in any order (sorted if None).
-
-    >>> vocab, table = train_embeddings(epochs=1)
-    >>> len(vocab), len(table), len(table[0])
-    (56, 56, 24)
+    >>> vocab, table = train_embeddings(["a b", "b c"], epochs=1)
+    >>> vocab, len(table) == len(vocab)
+    (['a', 'b', 'c'], True)
     """
-    seed, epochs = _seed(seed), _whole("epochs", epochs, 0)
-    vocab = _word_order(_texts("corpus", corpus), vocab)
+    corpus, vocab = _corpus(corpus, vocab)
+    seed, epochs = _whole("seed", seed, 0), _whole("epochs", epochs, 0)
+    if vocab is None:  # vocab sets the ID order: by default, alphabetical
+        vocab = sorted({word for sentence in corpus for word in sentence.split()})
     rng = random.Random(seed)
-    # each word gets two vectors, as a word and as a context: tiny and random
-    words, contexts = _tiny_rows(rng, len(vocab)), _tiny_rows(rng, len(vocab))
+    # each word gets two rows, as a word and as a context: tiny and random
+    words, contexts = ([[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(
+        TRAIN_D_MODEL)] for _ in vocab] for _ in "wc")
     pairs = context_pairs(corpus, vocab)
     for epoch in range(epochs):
         lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
@@ -312,28 +311,31 @@ def train_embeddings(seed=SEED, corpus=CORPUS, epochs=TRAIN_EPOCHS, vocab=None):
             sgns_step(words[word], contexts[context], 1, lr)
             for _ in range(NEGATIVES):  # a random word stands in for a non-neighbour
                 sgns_step(words[word], contexts[rng.randrange(len(vocab))], 0, lr)
-    return vocab, words
+    # all rows end up leaning one shared way: take it out, so only differences remain
+    mean = [math.fsum(column) / len(words) for column in zip(*words)]
+    return vocab, [[x - m for x, m in zip(row, mean)] for row in words]
 
 
 def nearest(word, vocab, table, k=3):
     """Return the k other words whose rows point most nearly the way word's does.
 
-    Zero rows (a padding row, say) point nowhere, so they are left out.
+    Zero rows (a padding row, say) point nowhere, so they are left out; ties go
+    to the lower ID.
 
     >>> nearest("b", ["a", "b", "c", "d"], [[1, 0], [2, 1], [0, 1], [0, 0]], k=2)
     [('a', 0.8944271909999159), ('c', 0.4472135954999579)]
     """
-    ids, k = encode(word, vocab), _whole("k", k, 1)
-    table = _rows("table", table, len(vocab))
-    if len(ids) != 1:
+    word, vocab = _text("word", word, vocab)
+    table, k = _rows("table", table, len(vocab)), _whole("k", k, 1)
+    if len(word.split()) != 1:
         raise ValueError(f"nearest() takes one word, got {word!r}")
-    if not any(table[ids[0]]):
+    i = vocab.index(word.strip())
+    if not any(table[i]):  # a zero row points nowhere: no angle to measure
         raise ValueError(f"{word!r} has a zero row: it points nowhere, "
                          "so nothing is near")
-    scores = sorted(((cosine(table[ids[0]], row), other)
-                     for i, (other, row) in enumerate(zip(vocab, table))
-                     if i != ids[0] and any(row)), reverse=True)
-    return [(other, score) for score, other in scores[:k]]
+    scores = [(other, cosine(table[i], row)) for j, (other, row)
+              in enumerate(zip(vocab, table)) if j != i and any(row)]
+    return sorted(scores, key=lambda pair: pair[1], reverse=True)[:k]  # ties: by ID
 
 
 # --- claim: the layers above make the vectors contextual -----------------------
@@ -344,6 +346,9 @@ def softmax(scores):
     >>> softmax([0.0, 0.0, -1000.0])  # exp(-1000) is too small for a float: 0.0
     [0.5, 0.5, 0.0]
     """
+    scores = _vector("scores", scores)
+    if not scores:
+        raise ValueError("softmax needs at least one score")
     top = max(scores)  # subtract the largest score, so that exp cannot overflow
     exps = [math.exp(score - top) for score in scores]
     total = math.fsum(exps)
@@ -351,19 +356,14 @@ def softmax(scores):
 
 
 def attend(rows):
-    """Mix the rows: each becomes a softmax(row . other / sqrt(d))-weighted average.
-
-    The smallest honest self-attention: one head and no learned projections.
-    Real layers first multiply the rows by learned query, key and value
-    matrices; the lesson's sequel, "Self-Attention Step by Step", adds them.
+    """Mix the rows: each row q becomes a softmax(q . k / sqrt(d))-weighted average.
 
     >>> [[round(x, 3) for x in row] for row in attend([[1.0, 0.0], [0.0, 1.0]])]
     [[0.67, 0.33], [0.33, 0.67]]
     """
     rows = _rows("rows", rows)
-    scale = math.sqrt(len(rows[0]))
-    return [vecmat(softmax([dot(row, other) / scale for other in rows]), rows)
-            for row in rows]
+    scale = math.sqrt(len(rows[0]))  # one head, no learned projections: the sequel's
+    return [vecmat(softmax([dot(q, k) / scale for k in rows]), rows) for q in rows]
 
 
 # --- claim: a sentence embedding is not a token embedding ----------------------
@@ -381,141 +381,335 @@ def sentence_vector(rows):
 def search(query, sentences, vocab, table, k=3):
     """Rank sentences by how alike their sentence vectors are to the query's.
 
-    A toy vector database: one vector per sentence, compared by cosine.
+    A toy vector database: one vector per sentence, compared by cosine. A
+    sentence with no words, or with a vector of zeros, points nowhere: left out.
 
     >>> vocab, table = ["cat", "dog", "car"], [[1.0, 0.1], [0.9, 0.2], [0.0, 1.0]]
     >>> found = search("cat", ["car", "dog"], vocab, table)
     >>> [(text, round(score, 3)) for text, score in found]
     [('dog', 0.993), ('car', 0.1)]
     """
-    sentences, k = _texts("sentences", sentences), _whole("k", k, 1)
-    def embed(text):
+    query, vocab = _text("query", query, vocab)
+    sentences, vocab = _texts("sentences", sentences, vocab)
+    table, k = _rows("table", table, len(vocab)), _whole("k", k, 1)
+    if not query.split():
+        raise ValueError("search needs a query of at least one word")
+    def vector_of(text):
         return sentence_vector(attend(lookup(table, encode(text, vocab))))
-    target = embed(query)
-    ranked = sorted(((cosine(target, embed(s)), s) for s in sentences), reverse=True)
-    return [(sentence, score) for score, sentence in ranked[:k]]
+    target = vector_of(query)
+    if not any(target):  # a zero vector points nowhere: no angle to measure
+        raise ValueError(f"the query {query!r} has a zero sentence vector: "
+                         "it points nowhere, so nothing is near")
+    vectors = ((s, vector_of(s)) for s in sentences if s.split())  # no words, no vector
+    ranked = [(s, cosine(target, v)) for s, v in vectors if any(v)]  # zeros: left out
+    return sorted(ranked, key=lambda pair: pair[1], reverse=True)[:k]  # ties: in order
 
 
-# --- input checks: one validator per kind of value, returning the clean value ---
+# --- claims: attention alone cannot see order; positions add it ----------------
 
-def _int(name, value):
-    """Return value as an int, as Python indexes a list with it; refuse bool."""
-    if not isinstance(value, bool):
-        try:
-            return operator.index(value)  # int, and NumPy's integers too
-        except TypeError:
-            pass
-    raise TypeError(f"{name} must be an int, not {type(value).__name__}: {value!r}")
+N_POSITIONS = 8  # rows of the lesson's position table: texts of up to 8 tokens
+# Real models' position settings, from each config.json on the Hugging Face Hub
+GPT2_POSITIONS = 1_024    # openai-community/gpt2: n_positions, its wpe table's rows
+LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
 
 
-def _whole(name, value, least, why=""):
-    """Return value as an int of at least `least`."""
-    value = _int(name, value)
+def embed(ids, table, positions):
+    """Return each token's input vector: its row of the table plus its position's row.
+
+    >>> embed([1, 1], [[0.0, 0.0], [1.0, 2.0]], [[0.5, 0.0], [0.0, 0.5]])
+    [[1.5, 2.0], [1.0, 2.5]]
+    """
+    table, positions = _rows("table", table), _rows("positions", positions)
+    ids = _ids(ids, table)
+    if len(table[0]) != len(positions[0]):
+        raise ValueError(f"a table row holds {len(table[0])} numbers but a position "
+                         f"row {len(positions[0])}; they must match")
+    if len(ids) > len(positions):  # zip would quietly drop the tokens past the last row
+        raise ValueError(f"{len(ids)} tokens, but positions has rows for only "
+                         f"{len(positions)}: none for position {len(positions)}")
+    return [[t + p for t, p in zip(table[i], row)] for i, row in zip(ids, positions)]
+
+
+def sinusoidal(n_positions, d_model, base=10_000):
+    """Return n_positions rows of sines and cosines, computed, not learned.
+
+    Row pos holds sin(pos / base^(2i/d)) at 2i and cos(pos / base^(2i/d)) at 2i + 1.
+
+    >>> [[round(x, 3) for x in row] for row in sinusoidal(2, 4)]
+    [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.01, 1.0]]
+    """
+    n_positions = _whole("n_positions", n_positions, 1)
+    d_model = _whole("d_model", d_model, 2)
+    base = _number("base", base)
+    if base <= 0:
+        raise ValueError(f"base must be more than 0, got {base!r}")
+    if d_model % 2:
+        raise ValueError(f"d_model must be even, got {d_model}: sines and cosines "
+                         "come in pairs")
+    angles = [[pos / base ** (2 * i / d_model) for i in range(d_model // 2)]
+              for pos in range(n_positions)]
+    return [[f(angle) for angle in row for f in (math.sin, math.cos)] for row in angles]
+
+
+def rotation(k, d_model, base=10_000):
+    """Return R_k: the matrix that moves any sinusoidal row k positions on.
+
+    vecmat(sinusoidal(n, d)[pos], rotation(k, d)) is row pos + k, whatever pos is.
+
+    >>> [[round(x, 3) for x in row] for row in rotation(1, 2)]
+    [[0.54, -0.841], [0.841, 0.54]]
+    """
+    k, d_model = _whole("k", k, 0), _whole("d_model", d_model, 2)
+    base = _number("base", base)
+    if base <= 0:
+        raise ValueError(f"base must be more than 0, got {base!r}")
+    if d_model % 2:
+        raise ValueError(f"d_model must be even, got {d_model}: sines and cosines "
+                         "come in pairs")
+    turn = [[0.0] * d_model for _ in range(d_model)]
+    for i in range(0, d_model, 2):  # a 2 x 2 rotation on the diagonal for each pair
+        angle = k / base ** (i / d_model)
+        turn[i][i], turn[i][i + 1] = math.cos(angle), -math.sin(angle)
+        turn[i + 1][i], turn[i + 1][i + 1] = math.sin(angle), math.cos(angle)
+    return turn
+
+
+def rotate(vector, cosines, sines, halves=False):
+    """Rotate pair i of the vector by the angle whose cosine and sine are given.
+
+    Pairs are neighbours (0, 1), (2, 3)...; with halves, i and i + d/2.
+
+    >>> from fractions import Fraction
+    >>> def turn(v, m):  # m steps of a rotation with rational cos 3/5 and sin 4/5
+    ...     for _ in range(m):
+    ...         v = rotate(v, [Fraction(3, 5)], [Fraction(4, 5)])
+    ...     return v
+    >>> def score(q, k):
+    ...     return sum(a * b for a, b in zip(q, k))  # exact, for Fractions
+    >>> score(turn([1, 2], 5), turn([3, -1], 3)) == score(turn([1, 2], 2), [3, -1])
+    True
+    """
+    vector, cosines, sines = _vector("vector", vector), \
+        _vector("cosines", cosines), _vector("sines", sines)
+    if not len(vector) == 2 * len(cosines) == 2 * len(sines):
+        raise ValueError(f"a vector of {len(vector)} numbers needs a cosine and a sine "
+                         f"for each of its pairs; got {len(cosines)} and {len(sines)}")
+    half = len(cosines)
+    out = list(vector)
+    for i, (cos, sin) in enumerate(zip(cosines, sines)):
+        a, b = (i, i + half) if halves else (2 * i, 2 * i + 1)
+        out[a] = vector[a] * cos - vector[b] * sin
+        out[b] = vector[a] * sin + vector[b] * cos
+    return out
+
+
+def rope(vector, position, base=10_000, halves=False):
+    """Rotate each pair of numbers by position x its frequency, as RoPE does.
+
+    >>> [round(x, 3) for x in rope([1.0, 0.0, 1.0, 0.0], 1)]
+    [0.54, 0.841, 1.0, 0.01]
+    """
+    vector, position = _vector("vector", vector), _whole("position", position, 0)
+    base = _number("base", base)
+    if base <= 0:
+        raise ValueError(f"base must be more than 0, got {base!r}")
+    if len(vector) % 2:
+        raise ValueError(f"a vector of {len(vector)} numbers cannot be rotated: RoPE "
+                         "turns numbers in pairs, so their count must be even")
+    angles = [position / base ** (2 * i / len(vector)) for i in range(len(vector) // 2)]
+    return rotate(vector, [math.cos(a) for a in angles], [math.sin(a) for a in angles],
+                  halves)
+
+
+# --- claim: the output layer reads the table again ------------------------------
+
+def logits(vector, table):
+    """Score each token for the vector: its dot product with the token's row.
+
+    >>> logits([1.0, 0.0], [[0.5, 0.5], [2.0, 0.0]])
+    [0.5, 2.0]
+    """
+    vector, table = _vector("vector", vector), _rows("table", table)
+    return [dot(vector, row) for row in table]  # the embedding table, read backwards
+
+
+# --- input checks: one checker per kind of value --------------------------------
+# A public function's first lines, its check lines, call these and nothing
+# else. A checker hands its values back unchanged or in a plainer form (a list
+# for any iterable, a Python int for a NumPy integer), or refuses them with a
+# message that names them. A checker calls no other, but for _number, which
+# the list checkers call for the items they cannot pass in one go.
+
+LARGEST = 1e150  # a product of two numbers this large still fits a float (1.8e308)
+
+
+def _whole(name, value, least, most=None, none=False):
+    """Return value as an int of least or more; if most is given, an index up to it."""
+    if value is None and none:
+        return None
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}: {value!r}")
+    value = int(value)
+    if most is not None and not least <= value <= most:  # -1 would wrap to the end
+        raise IndexError(f"{name} {value} is out of range; valid values are {least} "
+                         f"to {most}")
     if value < least:
+        why = (" (random.Random(-5) draws what random.Random(5) draws, so a negative "
+               "seed would only repeat one)") if name == "seed" else ""
         raise ValueError(f"{name} must be at least {least}, got {value}{why}")
     return value
 
 
-def _seed(seed):
-    """Return the seed, refusing negatives: Python's random seeds -5 as it seeds 5."""
-    return _whole("seed", seed, 0, " (random.Random(-5) draws what random.Random(5) "
-                                   "draws, so a negative seed would only repeat one)")
-
-
-def _token_id(token_id, n_rows, position=None):
-    """Return the ID if it names a row 0 to n_rows - 1."""
-    where = "" if position is None else f" at position {position}"
-    token_id = _int(f"token ID{where}", token_id)
-    if not 0 <= token_id < n_rows:  # Python would quietly wrap -1 to the last row
-        raise IndexError(f"token ID {token_id}{where} is out of range; "
-                         f"valid IDs are 0 to {n_rows - 1}")
-    return token_id
-
-
-def _token_ids(ids, n_rows):
-    """Return ids as a list of valid row numbers, naming the first bad one."""
-    if isinstance(ids, (str, bytes, bytearray, dict, set, frozenset)) or \
-            not hasattr(ids, "__iter__"):
+def _ids(ids, rows):
+    """Return ids as a list of ints, each the index of one of the rows (or words)."""
+    if isinstance(ids, (str, bytes, dict, set)) or not hasattr(ids, "__iter__"):
         fix = {int: f" (write [{ids}])", str: " (encode the text first)"}
         raise TypeError(f"ids must be a list of token IDs, not {type(ids).__name__}: "
                         f"{ids!r}{fix.get(type(ids), '')}")
-    return [_token_id(i, n_rows, position) for position, i in enumerate(ids)]
+    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
+        raise TypeError(f"IDs index a list, not {type(rows).__name__}: {rows!r}")
+    ids = list(ids)
+    for position, i in enumerate(ids):
+        if isinstance(i, bool) or not hasattr(type(i), "__index__"):
+            raise TypeError(f"token ID at position {position} must be an int, "
+                            f"not {type(i).__name__}: {i!r}")
+        if not 0 <= int(i) < len(rows):  # Python would quietly wrap -1 to the last row
+            raise IndexError(f"token ID {i} at position {position} is out of range; "
+                             f"valid IDs are 0 to {len(rows) - 1}")
+    return [int(i) for i in ids]
 
 
-def _padding_idx(padding_idx, n_rows):
-    """Return None or a row number; -1 is the last row, as in PyTorch."""
-    if padding_idx is None:
-        return None
-    padding_idx = _int("padding_idx", padding_idx)
-    if not -n_rows <= padding_idx < n_rows:
-        raise IndexError(f"padding_idx {padding_idx} is out of range; valid rows are "
-                         f"{-n_rows} to {n_rows - 1} (-1 is the last, as in PyTorch)")
-    return padding_idx % n_rows
-
-
-def _text(text, name="text"):
-    """Return text if it is a str."""
+def _text(name, text, vocab):
+    """Return text, and vocab as a list: distinct words, and text uses only them."""
+    if isinstance(vocab, (str, bytes, dict, set)) or not hasattr(vocab, "__iter__"):
+        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
+                        f"{vocab!r}")
+    vocab = list(vocab)
+    known = set(vocab)
+    if len(known) < len(vocab):
+        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
+        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
     if not isinstance(text, str):
         raise TypeError(f"{name} must be a str, not {type(text).__name__}: {text!r}")
-    return text
+    unknown = [(at, word) for at, word in enumerate(text.split()) if word not in known]
+    if unknown:
+        raise ValueError(_unknown(*unknown[0], vocab))
+    return text, vocab
 
 
-def _texts(name, texts):
-    """Return texts if it is a list or tuple of str."""
-    if not isinstance(texts, (list, tuple)):
-        raise TypeError(f"{name} must be a list or tuple of str, "
-                        f"not {type(texts).__name__}: {texts!r}")
+def _texts(name, texts, vocab):
+    """Return texts and vocab as lists: distinct words, and texts use only them."""
+    if isinstance(vocab, (str, bytes, dict, set)) or not hasattr(vocab, "__iter__"):
+        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
+                        f"{vocab!r}")
+    vocab = list(vocab)
+    known = set(vocab)
+    if len(known) < len(vocab):
+        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
+        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
+    if isinstance(texts, (str, bytes, dict, set)) or not hasattr(texts, "__iter__"):
+        raise TypeError(f"{name} must be a list of str, not {type(texts).__name__}: "
+                        f"{texts!r}")
+    texts = list(texts)
     for i, text in enumerate(texts):
-        _text(text, f"{name}[{i}]")
-    return texts
+        if not isinstance(text, str):
+            raise TypeError(f"{name}[{i}] must be a str, not {type(text).__name__}: "
+                            f"{text!r}")
+        unknown = [(at, w) for at, w in enumerate(text.split()) if w not in known]
+        if unknown:
+            raise ValueError(f"{name}[{i}] has an " + _unknown(*unknown[0], vocab))
+    return texts, vocab
 
 
-def _vocabulary(vocab):
-    """Return vocab if it is a list or tuple of distinct printable words."""
-    _texts("vocab", vocab)
-    for i, word in enumerate(vocab):
-        if not word.isprintable() or word.split() != [word]:
-            raise ValueError(f"vocab[{i}] is {word!r}; a word must be printable, with "
-                             "no spaces, since encode splits text at whitespace")
-    if len(set(vocab)) != len(vocab):
-        twice = sorted({word for word in vocab if vocab.count(word) > 1})
-        raise ValueError(f"vocab lists {twice[0]!r} twice; each word needs one ID")
-    return vocab
-
-
-def _word_order(corpus, vocab):
-    """Return the ID order for training: the corpus's words, sorted or as given."""
-    words = sorted({word for sentence in corpus for word in sentence.split()})
+def _corpus(corpus, vocab):
+    """Return corpus as a list of str, and vocab: None, or each of its words once."""
+    if isinstance(corpus, (str, bytes, dict, set)) or not hasattr(corpus, "__iter__"):
+        raise TypeError(f"corpus must be a list of str, not {type(corpus).__name__}: "
+                        f"{corpus!r}")
+    corpus = list(corpus)
+    for i, sentence in enumerate(corpus):
+        if not isinstance(sentence, str):
+            raise TypeError(f"corpus[{i}] must be a str, not "
+                            f"{type(sentence).__name__}: {sentence!r}")
     if vocab is None:
-        return words
-    vocab = _vocabulary(vocab)
-    if sorted(vocab) != words:
-        missing = sorted(set(words) - set(vocab)) or ["none"]
-        extra = sorted(set(vocab) - set(words)) or ["none"]
+        return corpus, None
+    vocab, words = list(vocab), {word for text in corpus for word in text.split()}
+    if len(set(vocab)) < len(vocab):
+        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
+        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
+    if set(vocab) != words:
+        missing, extra = sorted(words - set(vocab)), sorted(set(map(repr, vocab)) - set(
+            map(repr, words)))
         raise ValueError(f"vocab must list each word of the corpus once, in any order; "
-                         f"missing: {', '.join(missing)}; "
-                         f"not in the corpus: {', '.join(extra)}")
-    return vocab
+                         f"missing: {', '.join(missing) or 'none'}; "
+                         f"not in the corpus: {', '.join(extra) or 'none'}")
+    return corpus, vocab
 
 
-def _rows(name, rows, count=None):
-    """Return rows if it holds `count` (or any number of) rows of one length."""
-    widths = sorted({len(row) for row in rows})
-    if widths in ([], [0]) or len(widths) > 1:
-        raise ValueError(f"{name} must hold rows of one length, 1 or more; "
-                         f"got row lengths {widths}")
+def _number(name, x):
+    """Return x as a plain number (an int, float or Fraction): finite, up to LARGEST."""
+    if type(x) not in (int, float):  # NumPy's numbers become Python's; a Fraction stays
+        import numbers  # here, not at the top: only other kinds of number need it
+        whole = hasattr(type(x), "__index__")  # an integer: operator.index takes it
+        if isinstance(x, bool) or not whole and not isinstance(x, numbers.Real):
+            raise TypeError(f"{name} must be a real number, not {type(x).__name__}: "
+                            f"{x!r}")
+        x = int(x) if whole else x if isinstance(x, numbers.Rational) else float(x)
+    if not abs(x) <= LARGEST:  # nan fails every comparison, so it is refused here too
+        shown = f"an int of {x.bit_length():,} bits" if isinstance(x, int) else repr(x)
+        raise ValueError(f"{name} is {shown}; a number here must be finite and at most "
+                         f"{LARGEST:g} in size, so that products of two fit a float")
+    return x
+
+
+def _vector(name, values):
+    """Return values as a list of numbers, each as _number would pass it."""
+    if isinstance(values, (str, bytes, dict, set)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name} must be a list of numbers, not "
+                        f"{type(values).__name__}: {values!r}")
+    values = list(values)
+    if set(map(type, values)) <= {float} and sum(map(abs, values)) <= LARGEST:
+        return values  # the usual case, floats small enough together: passed in one go
+    return [_number(f"{name}[{i}]", x) for i, x in enumerate(values)]
+
+
+def _rows(name, rows, count=None, of="vocab"):
+    """Return rows as lists of numbers as _number passes them, all of one length."""
+    if isinstance(rows, (str, bytes, dict, set)) or not hasattr(rows, "__iter__"):
+        raise TypeError(f"{name} must be a list of rows of numbers, not "
+                        f"{type(rows).__name__}: {rows!r}")
+    rows = list(rows)
+    for i, row in enumerate(rows):
+        if isinstance(row, (str, bytes, dict, set)) or not hasattr(row, "__iter__"):
+            raise TypeError(f"{name}[{i}] must be a list of numbers, not "
+                            f"{type(row).__name__}: {row!r}")
+    rows = [[_number(f"{name}[{i}][{j}]", x) for j, x in enumerate(row)]
+            for i, row in enumerate(rows)]
+    lengths = sorted(set(map(len, rows)))
+    if len(lengths) != 1 or lengths == [0]:
+        got = f"rows of lengths {lengths}" if rows else "no rows"
+        raise ValueError(f"{name} must hold 1 row or more, all of one length, 1 or "
+                         f"more; got {got}")
     if count is not None and len(rows) != count:
-        raise ValueError(f"len({name}) is {len(rows)} but len(vocab) is {count}; "
-                         "a table has one row per word")
+        raise ValueError(f"len({name}) is {len(rows)} but len({of}) is {count}; "
+                         "they must match")
     return rows
 
 
-def _gradient_rows(grad_rows, count):
-    """Return grad_rows if it holds one row per ID, all of one length."""
-    if len(grad_rows) != count:
-        raise ValueError(f"len(grad_rows) is {len(grad_rows)} but len(ids) is {count}; "
-                         "give one gradient row per ID")
-    return _rows("grad_rows", grad_rows)
+def _unknown(position, word, vocab):
+    """Say that a word is not in vocab; guess why: a capital, a stop, a look-alike."""
+    guess, letters = word.lower().strip(".,;:!?\"'()"), set("".join(vocab))
+    odd = [c for c in word if c not in letters and not c.isascii()
+           or not c.isprintable()]
+    hint = f" (did you mean {guess!r}?)" if guess in vocab else ""
+    if odd and not hint:  # a Cyrillic о looks just like a Latin o
+        import unicodedata  # here, not at the top: only this message needs it
+        hint = (f" (it holds U+{ord(odd[0]):04X} {unicodedata.name(odd[0], '(no name)')}"
+                ", which no word of the vocabulary has)")
+    shown = repr(word) if len(word) <= 40 else \
+        f"{word[:30]!r}... ({len(word):,} characters)"
+    known = ", ".join(vocab[:12]) + (f", ... ({len(vocab)} words)" * bool(vocab[12:]))
+    return f"unknown token {shown} at position {position}{hint}; vocabulary: {known}"
 
 
 # ===============================================================================
@@ -523,8 +717,29 @@ def _gradient_rows(grad_rows, count):
 # ===============================================================================
 
 # --- text views ------------------------------------------------------------------
+# A view is a reader, which turns the command line's WORDS and options into the
+# view's inputs (or refuses them with one line), and a printer, which prints.
 
 WIDTH = 80  # every view fits an 80-column terminal
+# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
+MAX_D_MODEL = 65_536
+
+
+def _lesson_inputs(words, args):
+    """Read the text and draw the lesson's table as the options say; maybe a figure."""
+    text = TEXT if words is None else " ".join(words)
+    ids, seed, d_model = encode(text), _seed_of(args), _given(args, "d_model", D_MODEL)
+    if not 1 <= d_model <= MAX_D_MODEL:
+        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
+                         f"got {d_model}")
+    table = make_table(len(VOCAB), d_model, seed, args["padding_idx"])
+    padding_idx = args["padding_idx"]
+    if padding_idx is not None:  # -1 is the last row: name it as the figure shows it
+        padding_idx %= len(VOCAB)
+    figure = None if args["svg"] is None else svg_figure(table, text, seed=seed,
+                                                          padding_idx=padding_idx)
+    return {"words": text.split(), "ids": ids, "table": table,
+            "padding_idx": padding_idx, "figure": figure}
 
 
 def print_lookup(words, ids, table):
@@ -547,9 +762,10 @@ def print_table(ids, table):
     _say(f"token ids: {ids}", 12)
     where = _positions_of(ids, len(table))
     _columns([("id", "token", "row", "looked up")] + [
-        (str(i), VOCAB[i], _numbers(row), _positions(where[i], "<- "))
-        for i, row in enumerate(table)])
+        (str(i), VOCAB[i], row, _positions(where[i], "<- "))
+        for i, row in enumerate(table)], wrap=2)
     print("table shape:", len(table), "x", len(table[0]))
+    _explain_signed_zero(table)
 
 
 def print_one_hot(words, ids, table):
@@ -563,11 +779,36 @@ def print_one_hot(words, ids, table):
         _say(f"{'':7} one-hot x table  {product}", 26)
         _say(f"{'':7} {'row ' + str(i) + ' by lookup':16} {row}", 26)
     print("product equals lookup for every token:", products == rows)
-    if any(x == 0 and math.copysign(1, x) < 0 for row in rows for x in row):
-        print("(-0.0 is 0.0 with a sign: they are equal, and a sum writes it 0.0)")
+    _explain_signed_zero(rows)
     _columns([("cost per token", "lookup reads", "one-hot x table multiplies")] + [
         (f"{v:,} x {d:,} table", f"{d:,}", f"{param_count(v, d):,}")
         for v, d in ((n_rows, width), (128_000, 4_096))], right=(1, 2))
+
+
+def _explain_signed_zero(rows):
+    """Say what a -0.0 in the rows is, if there is one: round() can give one."""
+    if any(x == 0 and math.copysign(1, x) < 0 for row in rows for x in row):
+        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative "
+             "number; it equals 0.0, and a sum writes it 0.0)", 1)
+
+
+MAX_SIZE = 10**12  # --params sizes: far past any real model, still quick to print
+# Whether a model's output layer reads its embedding table again (tie_word_embeddings
+# in its config.json; True where the config leaves it to the library's default)
+TIED = {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
+        "Llama 3.2 1B": True}
+GPT2_TIED_TOTAL = 124_439_808  # all of GPT-2 small, as transformers issue #14960 counts
+
+
+def _size_inputs(words, args):
+    """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
+    if words is None:
+        return {"vocab_size": 128_000, "d_model": 4_096}
+    sizes = [_int_of(word) for word in words]
+    if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
+        raise ValueError(f"argument --params: expected two whole numbers from 1 to "
+                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words)}")
+    return {"vocab_size": sizes[0], "d_model": sizes[1]}
 
 
 def print_params(vocab_size, d_model):
@@ -582,6 +823,21 @@ def print_params(vocab_size, d_model):
         (f"  {name}", f"{v:,}", f"{d:,}", f"{param_count(v, d):,}",
          _bytes(4 * param_count(v, d)), _bytes(2 * param_count(v, d)))
         for name, v, d in REAL_MODELS], right=range(1, 6))
+    print("the output layer scores every token with a vocabulary x d_model table too:")
+    _columns([(f"  {name}", "tied: it reads the same table" if TIED[name] else
+               f"untied: {param_count(v, d):,} numbers more")
+              for name, v, d in REAL_MODELS])
+    wte = param_count(*REAL_MODELS[0][1:])
+    print(f"  GPT-2 small in all: {GPT2_TIED_TOTAL:,} parameters tied, "
+          f"{GPT2_TIED_TOTAL + wte:,} untied")
+
+
+def _learning_inputs(words, args):
+    """Read what --learn needs: the lesson's inputs, with at least one token."""
+    inputs = _lesson_inputs(words, args)
+    if not inputs["ids"]:
+        raise ValueError("--learn needs at least one word to look up")
+    return inputs
 
 
 def print_learning(words, ids, table, padding_idx):
@@ -595,8 +851,8 @@ def print_learning(words, ids, table, padding_idx):
     _columns([("id", "token", "looked up", "gradient", "step", "row after the step")]
              + [(str(i), VOCAB[i], _count(len(where[i]), "time") if where[i] else "-",
                  _gradient_of(g, i == padding_idx),
-                 f"{-lr * g[0]:.1f}" if any(g) else "0", _numbers(row))
-                for i, (g, row) in enumerate(zip(grad, after))])
+                 f"{-lr * g[0]:.1f}" if any(g) else "0", row)
+                for i, (g, row) in enumerate(zip(grad, after))], wrap=5)
     unmoved = [(new, old) for new, old, g in zip(after, table, grad) if not any(g)]
     print("rows with no gradient are unchanged, byte for byte:",
           all(repr(new) == repr(old) for new, old in unmoved))
@@ -604,6 +860,7 @@ def print_learning(words, ids, table, padding_idx):
         if n > 1 and i != padding_idx:
             print(f"{VOCAB[i]}, looked up {n} times, gets {n} x the gradient: "
                   f"it moves {n} times as far")
+    _explain_signed_zero(after)
 
 
 def _gradient_of(grad_row, padding):
@@ -613,13 +870,18 @@ def _gradient_of(grad_row, padding):
     return f"{grad_row[0]} each" if any(grad_row) else "0"
 
 
+def _seed_inputs(words, args):
+    """Read the seed, the only input of --train and --context."""
+    return {"seed": _seed_of(args)}
+
+
 def print_training(seed):
     """Print refund's similarities before and after training, then other ID orders."""
-    vocab, after = train_embeddings(seed)
-    _, before = train_embeddings(seed, epochs=0)
+    vocab, after = train_embeddings(CORPUS, seed)
+    _, before = train_embeddings(CORPUS, seed, epochs=0)
     print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
           f"{len(vocab)} words,")
-    print(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}")
+    _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}", 2)
     _columns([("cosine similarity", "IDs", "before", "after")] + [
         (f"refund ~ {other}", f"{vocab.index('refund')}, {vocab.index(other)}",
          *(f"{_cosine_of(vocab, table, other):.3f}" for table in (before, after)))
@@ -627,18 +889,22 @@ def print_training(seed):
     for when, table in (("before", before), ("after", after)):
         print(f"nearest to refund {when}:".ljust(26), _neighbours(vocab, table))
     print()
-    _print_id_orders(seed, vocab)
+    _print_id_orders(seed, vocab, after)
 
 
-def _print_id_orders(seed, vocab):
+def _print_id_orders(seed, vocab, table):
     """Train again with the words numbered two other ways; print refund's neighbours."""
     print("an ID is only a label: number the words another way and train again")
-    orders = [("alphabetical", vocab), ("reversed", vocab[::-1]),
-              ("shuffled", random.Random(seed).sample(vocab, len(vocab)))]
+    orders = [("alphabetical", vocab, table), ("reversed", vocab[::-1], None),
+              ("shuffled", random.Random(seed).sample(vocab, len(vocab)), None)]
+    found = [nearest("refund", order, table or train_embeddings(
+        CORPUS, seed, vocab=order)[1], k=2) for _, order, table in orders]
     _columns([("ID order", "refund", "return", "monsoon", "nearest to refund after")]
              + [(name, *(str(order.index(w)) for w in ("refund", "return", "monsoon")),
-                 _neighbours(order, train_embeddings(seed, vocab=order)[1], k=2))
-                for name, order in orders], right=(1, 2, 3))
+                 ", ".join(f"{word} {score:.3f}" for word, score in best))
+                for (name, order, _), best in zip(orders, found)], right=(1, 2, 3))
+    print("return is refund's nearest word in all three:",
+          all(best[0][0] == "return" for best in found))
 
 
 def _cosine_of(vocab, table, other):
@@ -652,15 +918,15 @@ def _neighbours(vocab, table, k=3):
 
 def print_context(seed):
     """Print bank's row before and after attention, in two sentences of two senses."""
-    vocab, table = train_embeddings(seed)
+    vocab, table = train_embeddings(CORPUS, seed)
     row = dict(zip(vocab, table))
     sentences = ["we walked along the river bank", "i opened a bank account"]
     rows = [lookup(table, encode(s, vocab)) for s in sentences]  # looked up once
     at = [s.split().index("bank") for s in sentences]
     inputs = [looked_up[k] for looked_up, k in zip(rows, at)]
     outputs = [attend(looked_up)[k] for looked_up, k in zip(rows, at)]
-    print(f'"bank" has one row in the trained table (seed {seed}), '
-          "whatever the sentence;")
+    _say(f'"bank" has one row in the trained table (seed {seed}), '
+         "whatever the sentence;", 0)
     print("attend mixes in the words around it, so each sentence gives it a new one")
     _columns([("bank's vector", "~ river", "~ account", "river - account")] + [
         (label, *_leanings(vector, row))
@@ -675,17 +941,113 @@ def _leanings(vector, row):
     return f"{river:.3f}", f"{account:.3f}", f"{river - account:+.3f}"
 
 
+MAX_QUERY = 200  # --search words: attention compares every pair of them
+
+
+def _query_inputs(words, args):
+    """Read --search's query: words of the training corpus, at most MAX_QUERY."""
+    query = TEXT if words is None else " ".join(words)
+    ids = encode(query, sorted({word for text in CORPUS for word in text.split()}))
+    if not 1 <= len(ids) <= MAX_QUERY:
+        raise ValueError(f"--search takes 1 to {MAX_QUERY:,} words, got {len(ids):,}: "
+                         "attention compares every pair of them")
+    return {"query": query, "seed": _seed_of(args)}
+
+
 def print_search(query, seed):
     """Print the query's token and sentence vectors, then the corpus's best matches."""
-    vocab, table = train_embeddings(seed)
+    vocab, table = train_embeddings(CORPUS, seed)
     n = len(query.split())
-    print(f'query "{query}": {_count(n, "token")}, so {_count(n, "token vector")} '
-          f"of {TRAIN_D_MODEL} numbers,")
-    print(f"pooled into 1 sentence vector of {TRAIN_D_MODEL} numbers "
-          f"(trained, seed {seed})")
+    _say(f'query "{query}": {_count(n, "token")}, so {_count(n, "token vector")} '
+         f"of {TRAIN_D_MODEL} numbers,", 2)
+    _say(f"pooled into 1 sentence vector of {TRAIN_D_MODEL} numbers "
+         f"(trained, seed {seed})", 2)
     print(f"the 5 of the corpus's {len(CORPUS)} sentences nearest to it, by cosine:")
     for sentence, score in search(query, CORPUS, vocab, table, k=5):
         print(f"  {score:.3f}  {sentence}")
+
+
+def _positions_inputs(words, args):
+    """Read what --positions needs: the lesson's inputs, even rows, a position table."""
+    inputs = _lesson_inputs(words, args)
+    seed, d_model = _seed_of(args), len(inputs["table"][0])
+    if d_model % 2:
+        raise ValueError(f"--positions needs an even --d-model, got {d_model}: "
+                         "sines and cosines, and RoPE's rotations, come in pairs")
+    if len(inputs["ids"]) > N_POSITIONS:
+        raise ValueError(f"--positions takes at most {N_POSITIONS} words, got "
+                         f"{len(inputs['ids'])}: the position table has no row for "
+                         f"position {N_POSITIONS}, as GPT-2 has none past "
+                         f"{GPT2_POSITIONS - 1:,}")
+    if not inputs["ids"]:
+        raise ValueError("--positions needs at least one word")
+    # the position table is one more random table, with a seed of its own
+    return {**inputs, "positions": make_table(N_POSITIONS, d_model, seed + 1),
+            "seed": seed}
+
+
+def print_positions(words, ids, table, positions, seed):
+    """Print each token's input: its row plus its position's; then what order does."""
+    inputs = embed(ids, table, positions)
+    _say(f"token ids: {ids}; position table: {N_POSITIONS} x {len(table[0])}, "
+         f"random (seed {seed + 1})", 2)
+    for position, (word, i, total) in enumerate(zip(words, ids, inputs)):
+        _columns([(f"{position:<3} {word:7}", "token row", table[i]),
+                  ("", f"+ position {position}", positions[position]),
+                  ("", "= input", total)], wrap=2)
+    _explain_signed_zero([table[i] for i in ids] + positions[:len(ids)] + inputs)
+    _print_repeats(words, ids, inputs)
+    _print_order(ids, table, positions)
+    _print_sinusoids(table[ids[0]])
+    _print_rope(table[ids[0]])
+
+
+def _print_repeats(words, ids, inputs):
+    """Say, for a token that comes twice, that it gets one row but two inputs."""
+    for i in sorted(set(ids)):
+        at = [position for position, j in enumerate(ids) if j == i]
+        if len(at) > 1:
+            different = len({tuple(inputs[k]) for k in at}) == len(at)
+            _say(f"{words[at[0]]} at positions {', '.join(map(str, at))}: one token "
+                 f"row, a different input at each: {different}", 2)
+
+
+def _print_order(ids, table, positions):
+    """Show attention blind to order without positions, and seeing it with them."""
+    back = ids[::-1]  # the text reversed: token k comes back at position len - 1 - k
+    plain = [attend(lookup(table, order)) for order in (ids, back)]
+    placed = [attend(embed(order, table, positions)) for order in (ids, back)]
+    last = len(ids) - 1
+    print("attend on the text and on its reversal gives each token")
+    print("  without positions, the very same vector:",
+          all(plain[0][k] == plain[1][last - k] for k in range(len(ids))))
+    print("  with positions added, the same vector:",
+          all(placed[0][k] == placed[1][last - k] for k in range(len(ids))))
+
+
+def _print_sinusoids(row):
+    """Check the shift rule of sinusoidal positions; compare norms, with sqrt(d)."""
+    d = len(row)
+    table, turns = sinusoidal(104, 16), {k: rotation(k, 16) for k in (1, 2, 3, 4)}
+    error = max(abs(a - b) for k, turn in turns.items() for pos in range(100)
+                for a, b in zip(vecmat(table[pos], turn), table[pos + k]))
+    print("sinusoidal positions (d = 16): row pos + k = row pos x R_k, for every")
+    print(f"  pos < 100 and k = 1 to 4, to within 1e-12: {error < 1e-12}")
+    norm = math.sqrt(dot(row, row))
+    print(f"sizes: a token row {norm:.2f}, {norm * math.sqrt(d):.2f} times "
+          f"sqrt(d_model); a sinusoidal row {math.sqrt(d / 2):.2f}")
+    print("  the original Transformer and Gemma scale token rows by sqrt(d_model)")
+    print("  before adding positions; GPT-2 and Llama do not")
+
+
+def _print_rope(row):
+    """Show that RoPE's scores depend on how far apart two positions are, not where."""
+    q, k = row, row[::-1]
+    pairs = ((5, 3), (12, 10), (102, 100))
+    scores = ", ".join(f"{dot(rope(q, m), rope(k, n)):.6f}" for m, n in pairs)
+    print("RoPE (Llama's; base 500,000 in Llama 3) turns queries and keys inside")
+    print("  attention and adds nothing to the input rows. rope(q, m) . rope(k, n)")
+    print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
 
 
 def _say(line, indent):
@@ -698,17 +1060,41 @@ def _say(line, indent):
                         break_long_words=False, break_on_hyphens=False))
 
 
-def _columns(rows, right=()):
-    """Print rows of strings as aligned columns, those numbered in `right` to the right.
+def _columns(rows, right=(), wrap=None):
+    """Print rows of cells as aligned columns, those numbered in `right` to the right.
 
-    A line too wide for the terminal wraps its last column.
+    Column `wrap` holds rows of numbers: one too wide for the terminal goes on
+    under its own "[", and the other columns stay on its first line. Otherwise a
+    line too wide wraps its last column.
     """
+    rows = [[_numbers(c) if k == wrap and not isinstance(c, str) else c
+             for k, c in enumerate(row)] for row in rows]
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
+        widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
     for row in rows:
-        cells = [cell.rjust(w) if k in right else cell.ljust(w)
-                 for k, (cell, w) in enumerate(zip(row, widths))]
+        cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
+                 for k in range(len(row))]
+        cells = [c.rjust(w) if k in right else c.ljust(w)
+                 for k, (c, w) in enumerate(zip(cells, widths))]
         lead = "  ".join(cells[:-1] + [""])
         _say((lead + cells[-1]).rstrip(), len(lead) + 1)
+        if wrap is not None:
+            indent = len("  ".join(cells[:wrap] + [""])) + 1
+            for more in _split_numbers(row[wrap], widths[wrap])[1:]:
+                print(" " * indent + more)
+
+
+def _split_numbers(cell, width):
+    """Split '[ 0.10, -0.20, ...]' into lines of at most width; later lines lose '['."""
+    if len(cell) <= width or not cell.startswith("["):
+        return [cell]
+    numbers, lines = cell[1:].split(", "), []
+    per_line = max(1, width // 7)  # each number takes 5 characters and ", "
+    for k in range(0, len(numbers), per_line):
+        lines.append(", ".join(numbers[k:k + per_line]) +
+                     ("," if k + per_line < len(numbers) else ""))
+    return ["[" + lines[0]] + lines[1:]
 
 
 def _numbers(row):
@@ -750,6 +1136,23 @@ def _bytes(n):
             return f"{n:,.1f} {unit}"
 
 
+def _name_inputs(words, args):
+    """Read --copy's names and build their snippet, in the view --checked asks for."""
+    return {"source": snippet(*words or [], checked=bool(args["checked"]))}
+
+
+def _exercise_inputs(words, args):
+    """Read --exercise's one name and build its exercise."""
+    if not words or len(words) != 1:
+        raise ValueError(f"--exercise takes one name, got {len(words or []):,}")
+    return {"source": exercise(words[0])}
+
+
+def print_snippet(source):
+    """Print a snippet of source code as it is."""
+    print(source, end="")
+
+
 # --- the figure: the table as a heatmap, in SVG -----------------------------------
 
 CELL_W, CELL_H, ROW_GAP = 56, 28, 6  # a cell; the gap keeps two outlined rows apart
@@ -777,6 +1180,7 @@ def colour(value):
     >>> colour(-1), colour(0), colour(0.5), colour(1)
     ('#542788', '#f7f7f7', '#d5a87e', '#b35806')
     """
+    value = _number("value", value)
     # the ends of ColorBrewer's PuOr scale, rated colour-blind safe at colorbrewer2.org
     end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)
     t = min(abs(value), 1.0)
@@ -790,18 +1194,40 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     >>> figure.count('class="cell"'), figure.count('class="lookup"')
     (4, 2)
     """
-    ids, table = encode(text, vocab), _drawable(table, len(vocab))
+    text, vocab = _text("text", text, vocab)
+    table, seed = _rows("table", table, len(vocab)), _whole("seed", seed, 0, none=True)
+    padding_idx = _whole("padding_idx", padding_idx, -len(table), len(table) - 1,
+                         none=True)
+    if max(len(table), len(table[0])) > FIGURE_MAX:
+        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of {FIGURE_MAX} "
+                         f"numbers, got {len(table):,} x {len(table[0]):,}: "
+                         "any more would be too small to read")
+    if not all(word.isprintable() for word in vocab):
+        raise ValueError(f"vocab holds "
+                         f"{[w for w in vocab if not w.isprintable()][0]!r}; "
+                         "a figure's labels must be printable")
+    if padding_idx is not None and any(table[padding_idx]):
+        raise ValueError(f"padding_idx {padding_idx} names a row that is not all "
+                         "zeros, as a padding row is: draw the table with that "
+                         "padding_idx")
+    padding_row = None if padding_idx is None else padding_idx % len(table)  # -1: last
+    return _draw(table, text, vocab, seed, padding_row)
+
+
+def _draw(table, text, vocab, seed, padding_row):
+    """Draw a checked table: the notes on top, then its rows, then the colour scale."""
+    ids = [vocab.index(word) for word in text.split()]
     where = _positions_of(ids, len(table))
     labels = {i: _positions(where[i]) for i in sorted(set(ids))}  # "positions 1, 2"
     subtitle = (f'"{" ".join(text.split())}" \u2192 token IDs {ids} \u2192 '
                 "one row of the table per token.")
     x = _columns_x(labels.values(), vocab, len(table[0]), subtitle)
-    notes = _figure_notes(subtitle, seed, padding_idx, x["width"])
+    notes = _figure_notes(subtitle, seed, padding_row, x["width"])
     top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
     height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
     title = (f"Embedding table: {_count(len(table), 'token')} x "
              f"{_count(len(table[0]), 'number')}")
-    desc = f"{notes[0]} Looked-up rows are outlined. " + " ".join(
+    desc = f"{subtitle} Looked-up rows are outlined. " + " ".join(
         f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
         for i, row in enumerate(table))
     key = _figure_key(title + desc)
@@ -811,20 +1237,6 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
           for k, note in enumerate(notes)),
         *_svg_rows(table, vocab, labels, x, top, key),
         *_svg_legend(x["cells"], height - LEGEND_H + 30, key), "</svg>", ""]))
-
-
-def _drawable(table, n_rows):
-    """Return the table if it can be drawn: one row per word, finite, not too big."""
-    table = _rows("table", table, n_rows)
-    if max(len(table), len(table[0])) > FIGURE_MAX:
-        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of {FIGURE_MAX} "
-                         f"numbers, got {len(table):,} x {len(table[0]):,}; "
-                         "print it with --table instead")
-    for i, row in enumerate(table):
-        bad = [x for x in row if not math.isfinite(x)]
-        if bad:
-            raise ValueError(f"row {i} holds {bad[0]!r}; a figure needs finite numbers")
-    return table
 
 
 def _columns_x(labels, vocab, d_model, subtitle):
@@ -838,15 +1250,15 @@ def _columns_x(labels, vocab, d_model, subtitle):
             "id": round(cells - 8), "cells": round(cells), "width": round(width)}
 
 
-def _figure_notes(subtitle, seed, padding_idx, width):
+def _figure_notes(subtitle, seed, padding_row, width):
     """Write the lines under the title: the text and its IDs, then the seed."""
     import textwrap  # here, not at the top: only the figure needs it
-    notes = textwrap.wrap(subtitle, int((width - 2 * MARGIN) / CHAR_W), max_lines=3,
-                          placeholder=" ...", break_on_hyphens=False)
     drawn = [] if seed is None else [f"Random numbers, seed {seed}."]
-    if padding_idx is not None:
-        drawn.append(f"Row {padding_idx} is the padding row: all zeros.")
-    return notes + ([" ".join(drawn)] if drawn else [])
+    if padding_row is not None:
+        drawn.append(f"Row {padding_row} is the padding row: all zeros.")
+    wrap = int((width - 2 * MARGIN) / CHAR_W)
+    return textwrap.wrap(subtitle, wrap, max_lines=3, placeholder=" ...",
+                         break_on_hyphens=False) + textwrap.wrap(" ".join(drawn), wrap)
 
 
 def _figure_key(content):
@@ -888,7 +1300,7 @@ def _svg_rows(table, vocab, labels, x, top, key):
                        class_="cell", data_row=i, data_value=value)
             yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=baseline,
                        text_anchor="middle",
-                       fill="#ffffff" if _is_dark(fill) else "#111111")
+                       fill=_ink(fill))
         if i in labels:
             yield from _svg_pointer(labels[i], i, x, y, len(row), key)
 
@@ -905,10 +1317,13 @@ def _svg_pointer(label, i, x, y, width, key):
                marker_end=f"url(#{key}-arrow)", class_="arrow", data_row=i)
 
 
-def _is_dark(hex_colour):
-    """Tell whether white text reads better than black on this colour."""
-    red, green, blue = (int(hex_colour[k:k + 2], 16) for k in (1, 3, 5))
-    return 0.2126 * red + 0.7152 * green + 0.0722 * blue < 128  # Rec. 709 luma weights
+def _ink(fill):
+    """Choose black or white text, whichever stands out more on fill (WCAG contrast)."""
+    def linear(c):  # an sRGB channel, 0 to 255, as light
+        return c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4
+    red, green, blue = (linear(int(fill[k:k + 2], 16)) for k in (1, 3, 5))
+    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue  # relative luminance
+    return "#ffffff" if 1.05 / (light + 0.05) > (light + 0.05) / 0.05 else "#000000"
 
 
 def _svg_legend(left, y, key):
@@ -951,6 +1366,7 @@ def write_svg(path, svg):
     ['table.svg']
     """
     import stat  # here, not at the top: only --svg needs it
+    path = os.fsdecode(os.fspath(path))  # a str, whether given a str, bytes or a Path
     nonblocking = getattr(os, "O_NONBLOCK", 0)  # Windows has none
     try:  # refuse what open() refuses (a folder, a file we may not write); no change
         handle = os.open(path, os.O_WRONLY | nonblocking)
@@ -970,8 +1386,13 @@ def write_svg(path, svg):
 
 
 def _replace(target, svg, now):
-    """Write svg beside target, then rename it over target: whole or not at all."""
-    import signal  # here, not at the top: only --svg needs it
+    """Write svg beside target, then rename it over target: whole or not at all.
+
+    Where that cannot be done (a folder we may not write in, a mount point, a
+    name too long for the temporary file's suffix), write in place, as open() does.
+    """
+    import errno  # here, not at the top: only --svg needs them
+    import signal
     folder, name = os.path.split(target)
     temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
     hold = getattr(signal, "pthread_sigmask", None)  # Windows has none
@@ -980,13 +1401,20 @@ def _replace(target, svg, now):
     try:
         _write_new(temporary, svg, now)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as error:
         if os.path.lexists(temporary):
             os.unlink(temporary)
-        raise
+        if errno.errorcode.get(getattr(error, "errno", None)) not in IN_PLACE:
+            raise
+        with open(target, "w", encoding="utf-8") as file:  # not atomic: open()'s way
+            file.write(svg)
     finally:
         if hold:
             hold(signal.SIG_SETMASK, held)
+
+
+# why a temporary file or its rename may fail where open(path, "w") still works
+IN_PLACE = ("EACCES", "EPERM", "EBUSY", "EXDEV", "ENAMETOOLONG", "ENOENT", "EINVAL")
 
 
 def _write_new(path, svg, now):
@@ -1008,38 +1436,150 @@ def _write_new(path, svg, now):
 
 
 # --- copying into a lesson -------------------------------------------------------
+# Both views of a function are cut from this file's own source with ast: the
+# checked view is the function as it stands; the lesson view leaves out its
+# check lines, and then whatever only they reached.
 
-def snippet(*names):
+def snippet(*names, checked=False):
     """Return paste-ready source for the named functions or constants, and their needs.
+
+    The lesson view leaves out each function's check lines; checked=True keeps them.
 
     >>> source = snippet("dot")
     >>> [line for line in source.splitlines() if line.startswith(("import", "def"))]
-    ['import math', 'import operator', 'def dot(u, v):']
+    ['import math', 'def dot(u, v):']
     """
-    import ast  # here, not at the top: only --copy needs them
-    import inspect
-    unknown = [name for name in names if name not in __all__]
+    names = _copyable(names)
+    about = ("checked view of tokembed.py {} (MIT); without --checked, the lesson "
+             "view" if checked else "lesson view of tokembed.py {} (MIT); --checked "
+             "adds checks")
+    pieces = _pieces(checked)
+    return _snippet_header(names, about) + _joined(_reach(names, pieces), names, pieces)
+
+
+def exercise(name):
+    """Return the lesson view of a function with its body left for a learner to write.
+
+    >>> print(exercise("dot").splitlines()[-1])
+        raise NotImplementedError("write the body of dot")
+    """
+    [name] = _copyable([name])
+    pieces = _pieces(checked=False)
+    node, text = pieces[name]
+    if not isinstance(node, _ast().FunctionDef):
+        raise ValueError(f"{name} is a constant, so it has no body to write")
+    needed = _reach([name], pieces)
+    head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]  # def, doc
+    pieces[name] = (node, "\n".join(head + [
+        f'    raise NotImplementedError("write the body of {name}")']))
+    about = ("an exercise from tokembed.py {} (MIT): write its body, then check it "
+             "with python3 -m doctest -v FILE")
+    return _snippet_header([name], about) + _joined(needed, [name], pieces)
+
+
+def _copyable(names):
+    """Return the names, each once, if each can be copied; if not, suggest one."""
+    names, alone = list(dict.fromkeys(names)), [n for n in __all__ if n not in _WHOLE]
+    whole = [name for name in names if name in _WHOLE]
+    if whole:
+        raise ValueError(f"{whole[0]} reads the whole of tokembed.py, so it cannot be "
+                         "copied alone: copy the file instead")
+    unknown = [name for name in names if name not in alone]
     if unknown or not names:
+        import difflib  # here, not at the top: only this mistake needs it
+        close = difflib.get_close_matches(unknown[0], alone, n=1) if unknown else []
         problem = f"cannot copy {unknown[0]!r}" if unknown else "name something to copy"
-        raise ValueError(f"{problem}; you can copy: {', '.join(__all__)}")
-    source = inspect.getsource(sys.modules[__name__])
-    ordered = _in_order(_reach(names, _pieces(ast.parse(source))), names)
-    lines = source.splitlines()
-    imports = [node for node in ordered
-               if isinstance(node, (ast.Import, ast.ImportFrom))]
-    blocks = ["\n".join(_lines_of(node, lines) for node in imports)] if imports else []
-    blocks += [_lines_of(node, lines) for node in ordered if node not in imports]
-    return _snippet_header(names) + "\n\n\n".join(blocks) + "\n"
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(f"{problem}{hint}; you can copy: {', '.join(alone)}")
+    return names
 
 
-def _pieces(tree):
-    """Map each name the module defines at the top level to its statement."""
-    return {name: node for node in tree.body for name in _bound(node)}
+_WHOLE = ("snippet", "exercise")  # they read this whole file: no copy stands alone
+
+
+def _ast():
+    import ast  # here, not at the top: only copying needs it
+    return ast
+
+
+def _pieces(checked):
+    """Map each top-level name to (its statement, its source with the comments above).
+
+    In the lesson view a function loses its check lines: from its source, and
+    from the statement that says what it reaches.
+    """
+    import copy  # here, not at the top: only copying needs it
+    ast, source = _ast(), _own_source()
+    lines, tree = source.splitlines(), ast.parse(source)
+    checkers, pieces = _checkers(tree, lines), {}
+    for node in tree.body:
+        start = node.lineno - 1
+        while start and lines[start - 1].startswith("#"):
+            start -= 1
+        text = list(enumerate(lines[start:node.end_lineno], start + 1))
+        if not checked and isinstance(node, ast.FunctionDef):
+            checks = _check_lines(node, lines, checkers)
+            gone = {n for s in checks for n in range(s.lineno, s.end_lineno + 1)}
+            text = [(n, line) for n, line in text if n not in gone]
+            node = copy.copy(node)
+            node.body = [s for s in node.body if s not in checks]
+        pieces.update((name, (node, "\n".join(line for _, line in text)))
+                      for name in _bound(node))
+    return pieces
+
+
+def _own_source():
+    """Return this file's source; refuse where Python did not run it from a file."""
+    try:
+        with open(_own_path() or "", encoding="utf-8") as file:
+            return file.read()
+    except OSError:
+        raise ValueError("copying reads tokembed.py's own source, so it needs "
+                         "tokembed.py as a file: run python3 tokembed.py --copy ..., "
+                         "not the file piped into python3 or given to -c") from None
+
+
+def _checkers(tree, lines):
+    """Name the functions of the input checks section: checkers and their helpers."""
+    start = lines.index(next(line for line in lines
+                             if line.startswith("# --- input checks")))
+    end = lines.index(next(line for line in lines[start:] if line.startswith("# ===")))
+    return {node.name for node in tree.body if isinstance(node, _ast().FunctionDef)
+            and start < node.lineno <= end}
+
+
+def _check_lines(node, lines, checkers):
+    """List the check lines at the start of a function's body, after its docstring.
+
+    A check line calls a checker, no other function of this module, and binds at
+    most the function's own arguments again. An `if` that only raises counts
+    too, unless a comment on its first line says what it teaches: then it is
+    part of the idea, where plain Python would quietly go wrong.
+    """
+    ast, arguments = _ast(), {arg.arg for arg in node.args.args}
+    checks = []
+    for statement in node.body[1:]:
+        calls = {call.func.id for call in ast.walk(statement)
+                 if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
+        ours = calls & (checkers | set(globals()))
+        if isinstance(statement, ast.If):
+            is_check = all(isinstance(s, ast.Raise) for s in statement.body) and \
+                not statement.orelse and "#" not in lines[statement.lineno - 1] and \
+                ours <= checkers
+        else:
+            bound = {n.id for target in getattr(statement, "targets", [])
+                     for n in ast.walk(target) if isinstance(n, ast.Name)}
+            is_check = isinstance(statement, (ast.Assign, ast.Expr)) and \
+                ours and ours <= checkers and bound <= arguments
+        if not is_check:
+            break
+        checks.append(statement)
+    return checks
 
 
 def _bound(node):
     """List the names a top-level statement defines."""
-    import ast
+    ast = _ast()
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [alias.asname or alias.name.split(".")[0] for alias in node.names]
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -1054,7 +1594,7 @@ def _reach(names, pieces):
     """Return the statements the names need, following calls, defaults and doctests."""
     needed, todo = [], list(names)
     while todo:
-        node = pieces[todo.pop()]
+        node = pieces[todo.pop()][0]
         if node not in needed:
             needed.append(node)
             todo += [name for name in _uses(node) if name in pieces]
@@ -1063,7 +1603,7 @@ def _reach(names, pieces):
 
 def _uses(node, early=False):
     """List the names a statement reads: ever, or only when it is defined (early)."""
-    import ast
+    ast = _ast()
     loads, stores = set(), set()
     for tree in _parts(node, early):
         for n in ast.walk(tree):
@@ -1071,13 +1611,15 @@ def _uses(node, early=False):
                 (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
             elif isinstance(n, ast.arg):
                 stores.add(n.arg)
+            elif isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n is not tree:
+                stores.add(n.name)  # a function defined inside, as search's
     return loads - stores
 
 
 def _parts(node, early):
     """The parts of a statement that run: on definition (early), or ever (doctests)."""
-    import ast
-    import doctest
+    import doctest  # here, not at the top: only copying needs it
+    ast = _ast()
     if early and isinstance(node, ast.FunctionDef):
         return node.args.defaults + [d for d in node.args.kw_defaults if d]
     if early and isinstance(node, ast.ClassDef):
@@ -1088,129 +1630,51 @@ def _parts(node, early):
     return [node] + [ast.parse(example.source) for example in examples]
 
 
-def _in_order(needed, names):
-    """Sort statements to run top to bottom: imports, what the names need, the names."""
-    import ast
+def _joined(needed, names, pieces):
+    """Join the statements to run top to bottom: imports, their needs, the names.
+
+    A name that another statement needs when it is defined (a default) moves up;
+    constants that stand together here stand together there.
+    """
+    ast, text = _ast(), {id(node): source for node, source in pieces.values()}
     early = {name for node in needed for name in _uses(node, early=True)}
     def place(node):
         own = set(_bound(node))
-        last = bool(own & set(names)) and not own & early  # unless needed on definition
+        last = bool(own & set(names)) and not own & early
         return not isinstance(node, (ast.Import, ast.ImportFrom)), last, node.lineno
-    return sorted(needed, key=place)
+    blocks, last = [], None
+    for node in sorted(needed, key=place):  # an import, or a constant, under the last
+        if type(node) is type(last) and (isinstance(node, (ast.Import, ast.ImportFrom))
+                                         or node.lineno == last.end_lineno + 1):
+            blocks[-1] += "\n" + text[id(node)]
+        else:
+            blocks.append(text[id(node)])
+        last = node
+    return "\n\n\n".join(blocks) + "\n"
 
 
-def _lines_of(node, lines):
-    """Return a statement's source lines, with the comment lines just above it."""
-    start = node.lineno - 1
-    while start and lines[start - 1].startswith("#"):
-        start -= 1
-    return "\n".join(lines[start:node.end_lineno])
-
-
-def _snippet_header(names):
-    """Write the snippet's docstring: where it comes from, and each constant's value."""
-    import textwrap
-    examples = []
-    for name in names:
-        value = globals()[name]
-        if not callable(value):
-            shown = repr(value)
-            examples.append(f">>> {name}\n{shown}" if len(shown) <= 72 else
-                            f">>> len({name}), {name}[0]\n{(len(value), value[0])!r}")
-    origin = textwrap.fill(f'"""{", ".join(names)}: copied from tokembed.py, '
-                           "(c) 2026 The tokembed authors, MIT License.", 79)
-    return origin + "".join(f"\n\n{example}" for example in examples) + \
-        ('\n"""' if examples else '"""') + "\n\n"
+def _snippet_header(names, about):
+    """Write a copy's docstring: what, from where, the other view; constants' kinds."""
+    import textwrap  # here, not at the top: only copying needs it
+    head = textwrap.fill(f'"""{", ".join(names)}: {about.format(__version__)}', 79)
+    kinds = {name: type(globals()[name]).__name__ for name in names
+             if not callable(globals()[name])}
+    examples = "".join(f"\n\n>>> type({name}).__name__\n{kind!r}"
+                       for name, kind in kinds.items())
+    return head + (f"{examples}\n" if examples else "") + '"""\n\n'
 
 
 # --- the command line ------------------------------------------------------------
 
-# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
-MAX_D_MODEL = 65_536
-MAX_SIZE = 10**12     # --params sizes: far past any real model, still quick to print
-MAX_QUERY = 200       # --search words: attention compares every pair of them
-
-
-def _lesson_inputs(words, args):
-    """Read the text and draw the lesson's table as the options say; maybe a figure."""
-    text = TEXT if words is None else " ".join(words)
-    ids, seed = encode(text), _seed_of(args)
-    d_model, padding_idx = _given(args, "d_model", D_MODEL), args["padding_idx"]
-    if not 1 <= d_model <= MAX_D_MODEL:
-        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
-                         f"got {d_model}")
-    table = make_table(len(VOCAB), d_model, seed, padding_idx)
-    padding_idx = _padding_idx(padding_idx, len(VOCAB))
-    figure = None if args["svg"] is None else svg_figure(table, text, seed=seed,
-                                                          padding_idx=padding_idx)
-    return {"words": text.split(), "ids": ids, "table": table,
-            "padding_idx": padding_idx, "figure": figure}
-
-
-def _learning_inputs(words, args):
-    """Read what --learn needs: the lesson's inputs, with at least one token."""
-    inputs = _lesson_inputs(words, args)
-    if not inputs["ids"]:
-        raise ValueError("--learn needs at least one word to look up")
-    return inputs
-
-
-def _seed_inputs(words, args):
-    """Read the seed, the only input of --train and --context."""
-    return {"seed": _seed_of(args)}
-
-
-def _query_inputs(words, args):
-    """Read --search's query: words of the training corpus, at most MAX_QUERY."""
-    query = TEXT if words is None else " ".join(words)
-    ids = encode(query, _word_order(CORPUS, None))
-    if not 1 <= len(ids) <= MAX_QUERY:
-        raise ValueError(f"--search takes 1 to {MAX_QUERY:,} words, got {len(ids):,}: "
-                         "attention compares every pair of them")
-    return {"query": query, "seed": _seed_of(args)}
-
-
-def _size_inputs(words, args):
-    """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
-    if words is None:
-        return {"vocab_size": 128_000, "d_model": 4_096}
-    if len(words) != 2 or not all(
-            w.isdecimal() and len(w) <= 13 and 1 <= int(w) <= MAX_SIZE for w in words):
-        raise ValueError(f"argument --params: expected two whole numbers from 1 to "
-                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), "
-                         f"got {' '.join(words) or 'nothing'}")
-    return {"vocab_size": int(words[0]), "d_model": int(words[1])}
-
-
-def _name_inputs(words, args):
-    """Read --copy's names and build their snippet."""
-    return {"source": snippet(*words or [])}
-
-
-def _seed_of(args):
-    """Return --seed, checked, or the default seed."""
-    return _seed(_given(args, "seed", SEED))
-
-
-def _given(args, name, default):
-    """Return an option's value, or its default if it was not given."""
-    return default if args[name] is None else args[name]
-
-
-def print_snippet(source):
-    """Print a snippet of source code as it is."""
-    print(source, end="")
-
-
-# The options a view may take: (metavar, type, help).
+# The options a view may take: (metavar, help); a metavar of None is a flag.
 OPTIONS = {
-    "--seed": ("N", int, f"seed for the random table, or for training "
-                         f"(default: {SEED})"),
-    "--d-model": ("N", int, f"numbers per row, 1 to {MAX_D_MODEL:,} "
-                            f"(default: {D_MODEL})"),
-    "--padding-idx": ("ID", int, "zero this row after drawing them all, as PyTorch's "
-                                  "padding_idx does; -1 is the last row"),
-    "--svg": ("PATH", str, "also draw the table as a heatmap into this SVG file"),
+    "--seed": ("N", f"seed for the random table, or for training (default: {SEED})"),
+    "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})"),
+    "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
+                            "padding_idx does; -1 is the last row"),
+    "--svg": ("PATH", "also draw the table as a heatmap into this SVG file "
+                      "(- writes it to standard output, in place of the text)"),
+    "--checked": (None, "with --copy: keep each function's input checks"),
 }
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 # One row per view: its flag (None: no flag), the function that prints it, the
@@ -1232,9 +1696,16 @@ VIEWS = {
                   "show attention giving bank a new vector in each of two sentences"),
     "--search": (print_search, _query_inputs, ("WORDS", "--seed"),
                  "rank the training sentences by sentence vector; WORDS: a query"),
-    "--copy": (print_snippet, _name_inputs, ("WORDS",),
+    "--positions": (print_positions, _positions_inputs,
+                    ("WORDS", "--seed", "--d-model"),
+                    "add position rows to token rows; show what order does"),
+    "--copy": (print_snippet, _name_inputs, ("WORDS", "--checked"),
                "print paste-ready source; WORDS: functions or constants to copy"),
+    "--exercise": (print_snippet, _exercise_inputs, ("WORDS",),
+                   "print a function with its body left to write; WORDS: its name"),
 }
+MAX_WORDS = 1_000_000  # words from standard input: a million still read in a second
+MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
 
 
 def main(argv=None):
@@ -1250,9 +1721,14 @@ def main(argv=None):
     table shape: 6 x 4
     0
     """
-    if isinstance(argv, (str, bytes)):
-        raise TypeError(f"argv must be a list of arguments, not {type(argv).__name__}: "
-                        f"{argv!r} (split it first)")
+    if argv is not None:
+        whole = isinstance(argv, (str, bytes, bytearray)) or \
+            not hasattr(argv, "__iter__")
+        bad = [argv] if whole else [arg for arg in argv if not isinstance(arg, str)]
+        if bad:
+            raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
+                            f"{type(bad[0]).__name__}: {bad[0]!r}"
+                            + (" (split it first)" if isinstance(argv, str) else ""))
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
     try:
@@ -1260,6 +1736,8 @@ def main(argv=None):
         sys.stdout.flush()  # a full disk or a closed pipe shows up here, not at exit
     except KeyboardInterrupt:  # Ctrl-C: stop quietly, with the shell's status for it
         return 130
+    except MemoryError:
+        return _fail("out of memory: give it a shorter text, or a smaller --d-model")
     except OSError as error:  # standard output failed: a closed pipe, a full disk
         return _lost_output(error)
     return status
@@ -1269,19 +1747,27 @@ def _run(argv):
     """Read the command line and the view's inputs, catching mistakes; then print it."""
     try:
         args = _parse(argv)
+        if args["version"]:
+            print(f"tokembed.py {__version__}")
+            return 0
         view, read, takes, _ = VIEWS[args["view"]]
         _refuse_unused(args, takes)
         inputs = read(_words(args["words"]), args)
+        svg = args["svg"]
+        if svg not in (None, "-"):
+            _refuse_target(svg)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
         return leaving.code
     except (ValueError, IndexError) as error:
         return _fail(str(error))
-    if args["svg"] is not None:
+    if svg == "-":  # the figure goes where the text would have gone
+        print(inputs["figure"], end="")
+        return 0
+    if svg is not None:
         try:
-            write_svg(args["svg"], inputs["figure"])
+            write_svg(svg, inputs["figure"])
         except OSError as error:
-            return _fail(f"cannot write the figure to {args['svg']!r}: "
-                         f"{_reason(error)}")
+            return _fail(f"cannot write the figure to {svg!r}: {_reason(error, svg)}")
     takes_inputs = view.__code__.co_varnames[:view.__code__.co_argcount]
     view(*(inputs[name] for name in takes_inputs))
     return 0
@@ -1293,16 +1779,51 @@ def _refuse_unused(args, takes):
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
     unused = [flag for flag in given if flag not in takes]
     if unused:
-        raise ValueError(f"{args['view']} does not take {', '.join(unused)}")
+        raise ValueError(f"{args['view'] or 'the lesson view'} does not take "
+                         f"{', '.join(unused)}")
+
+
+def _refuse_target(path):
+    """Refuse a figure's path that is this program's file, or the file stdout writes."""
+    import stat  # here, not at the top: only --svg needs it
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return  # nothing there yet, or nothing open() could reach: write_svg says
+    same = [name for name, there in (("tokembed.py itself", _stat_of(_own_path())),
+                                    ("standard output", _stat_of(sys.stdout)))
+            if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)
+            and not stat.S_ISCHR(target.st_mode)]  # /dev/null may be both
+    if same:
+        raise ValueError(f"--svg {path} is {same[0]}: the figure would overwrite it")
+
+
+def _own_path():
+    """Return the path this module was read from, or None (run from stdin or -c)."""
+    return globals().get("__file__")
+
+
+def _stat_of(file):
+    """Return os.stat of a path or an open stream's file, or None."""
+    try:
+        return os.stat(file) if isinstance(file, str) else os.fstat(file.fileno())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
 
 
 def _parse(argv):
     """Read the command line into a dict: the view's flag, the WORDS, each option."""
-    if not argv:  # the lesson's run: skip argparse, which doubles the start-up time
-        return {"view": None, "words": [], **{_dest(flag): None for flag in OPTIONS}}
+    text = []
+    if "--" in argv:  # after --, every word is text, even one that looks like a flag
+        argv, text = argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    if not argv:  # the lesson's view: skip argparse, which doubles the start-up time
+        return {"view": None, "words": text, "version": None,
+                **{_dest(flag): None for flag in OPTIONS}}
     parser = _parser()
     args = vars(parser.parse_intermixed_args(argv))
-    for name, flag in [("view", None)] + [(_dest(flag), flag) for flag in OPTIONS]:
+    args["words"] += text
+    for name, flag in [("view", None), ("version", "--version")] + [
+            (_dest(flag), flag) for flag in OPTIONS]:
         given = args[name] or []  # every flag appends, so that a repeat shows
         if len(given) > 1:  # argparse would let the last one quietly win
             parser.error(f"argument {flag or given[0]}: given twice")
@@ -1317,16 +1838,24 @@ def _dest(flag):
 def _parser():
     """Build the parser from OPTIONS and VIEWS; a mistake exits 2 with one line."""
     import argparse  # here, not at the top: it doubles the start-up time
+    width = min(_columns_wide(), WIDTH) - 2
     parser = argparse.ArgumentParser(
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
-        add_help=False, description=HELP_DESCRIPTION, epilog=HELP_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        add_help=False, description=_wrapped(HELP_DESCRIPTION, width),
+        epilog=_wrapped(HELP_EXAMPLES, width, indent=6),
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
+            prog, width=width))
     parser.add_argument("words", nargs="*", metavar="WORDS", help=HELP_WORDS)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", help="show this help and exit")
-    for flag, (metavar, kind, text) in OPTIONS.items():
-        options.add_argument(flag, metavar=metavar, type=kind, action="append",
-                             help=text)
+    options.add_argument("--version", action="append_const", const=True,
+                         help="show the version and exit")
+    for flag, (metavar, text) in OPTIONS.items():
+        if metavar:
+            options.add_argument(flag, metavar=metavar, type=int if metavar != "PATH"
+                                 else str, action="append", help=text)
+        else:
+            options.add_argument(flag, action="append_const", const=True, help=text)
     views = parser.add_argument_group("VIEW, one at a time")
     views = views.add_mutually_exclusive_group()
     for flag, (_, _, _, text) in VIEWS.items():
@@ -1339,11 +1868,28 @@ def _parser():
     return parser
 
 
-HELP_DESCRIPTION = """\
-Turn text into token IDs, then into rows of an embedding table, as
-the lesson does. With no flags: the lesson's output."""
+def _columns_wide():
+    """Return the terminal's width as argparse reads it: $COLUMNS, or 80."""
+    import shutil  # here, not at the top: only --help needs it
+    return shutil.get_terminal_size().columns
+
+
+def _wrapped(text, width, indent=2):
+    """Wrap each line of text to width; a line that starts with spaces keeps them."""
+    import textwrap  # here, not at the top: only --help needs it
+    lines = []
+    for line in text.splitlines():
+        lead = line[:len(line) - len(line.lstrip())]
+        lines += textwrap.wrap(line.strip(), width, initial_indent=lead,
+                               subsequent_indent=lead + " " * (indent if lead else 0),
+                               break_on_hyphens=False, break_long_words=False) or [""]
+    return "\n".join(lines)
+
+
+HELP_DESCRIPTION = ("Turn text into token IDs, then into rows of an embedding table, "
+                    "as the lesson does. With no flags: the lesson's output.")
 HELP_WORDS = (f"the text, from the vocabulary: {', '.join(VOCAB)} (default: {TEXT}); "
-              "- reads it from standard input")
+              "- reads it from standard input; after --, every word is text")
 HELP_EXAMPLES = """examples:
   python3 tokembed.py my order is late
   echo "my order is late" | python3 tokembed.py -
@@ -1351,7 +1897,27 @@ HELP_EXAMPLES = """examples:
   python3 tokembed.py --learn my order order
   python3 tokembed.py --params 50257 768
   python3 tokembed.py --search please return my order
-  python3 tokembed.py --copy lookup > lesson.py"""
+  python3 tokembed.py --positions my order order
+  python3 tokembed.py --copy lookup > lesson.py
+  python3 tokembed.py --exercise cosine > exercise.py"""
+
+
+def _seed_of(args):
+    """Return --seed, checked, or the default seed."""
+    return _whole("seed", _given(args, "seed", SEED), 0)
+
+
+def _given(args, name, default):
+    """Return an option's value, or its default if it was not given."""
+    return default if args[name] is None else args[name]
+
+
+def _int_of(word):
+    """Read a whole number the way the options are read (int: 1_000 and 007 too)."""
+    try:
+        return int(word)
+    except ValueError:
+        return None
 
 
 def _words(words):
@@ -1363,35 +1929,73 @@ def _words(words):
     if sys.stdin is None:
         raise ValueError("'-' reads the words from standard input, but it is closed")
     try:
-        return sys.stdin.read().split()
-    except (OSError, UnicodeDecodeError) as error:
+        return _read_stdin().split()
+    except OSError as error:
         raise ValueError(f"cannot read standard input: {_reason(error)}") from None
 
 
-def _reason(error):
+def _read_stdin():
+    """Read standard input in pieces, as UTF-8, any BOM left out; refuse too much."""
+    import codecs  # here, not at the top: only '-' needs it
+    binary = getattr(sys.stdin, "buffer", None)
+    decode = codecs.getincrementaldecoder("utf-8-sig")().decode if binary else None
+    pieces, words, size, inside = [], 0, 0, False
+    while True:
+        raw = (binary or sys.stdin).read(1 << 16)
+        try:
+            chunk = decode(raw, final=not raw) if decode else raw
+        except UnicodeDecodeError as error:  # error.object: raw, after any bytes held
+            at = size + error.start - (len(error.object) - len(raw))
+            raise ValueError(f"standard input is not UTF-8: byte "
+                             f"{error.object[error.start]:#04x} at offset "
+                             f"{at:,}") from None
+        if not raw:
+            return "".join(pieces).lstrip("\ufeff")
+        size += len(raw)
+        if chunk:  # a word that runs on from the last piece is counted once
+            words += len(chunk.split()) - (inside and not chunk[0].isspace())
+            inside = not chunk[-1].isspace()
+        if words > MAX_WORDS or size > MAX_BYTES:
+            raise ValueError(f"standard input holds more than {MAX_WORDS:,} words or "
+                             f"{MAX_BYTES // 1_000_000} MB; give a shorter text")
+        pieces.append(chunk)
+
+
+def _reason(error, path=None):
     """Say in a few lowercase words why an OSError happened."""
     import errno  # here, not at the top: only errors need it
+    import stat
+    kind = getattr(_stat_of(path) if path else None, "st_mode", 0)
     known = {errno.EISDIR: "is a folder, not a file",
-             errno.ENXIO: "nothing is reading it"}
+             errno.ENXIO: "nothing is reading it" if stat.S_ISFIFO(kind) else
+             "is a socket, not a file" if stat.S_ISSOCK(kind) else None}
     return known.get(getattr(error, "errno", None)) or (
         getattr(error, "strerror", None) or str(error)).lower()
 
 
 def _lost_output(error):
     """Report that standard output failed; keep Python from failing again at exit."""
-    try:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    except (OSError, ValueError):  # no file behind sys.stdout: nothing to silence
-        pass
+    _silence(sys.stdout)
     if isinstance(error, BrokenPipeError):  # piped into `head`, say: stop quietly
         return 1
     return _fail(f"cannot write the output: {_reason(error)}")
 
 
+def _silence(stream):
+    """Point a stream's file at /dev/null, so that its last flush cannot fail."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
+    except (OSError, ValueError, AttributeError):  # no file behind it: nothing to do
+        pass
+
+
 def _fail(message):
     """Print one line on standard error; return the exit status for a mistake."""
-    if sys.stderr is not None:
-        print(f"tokembed.py: error: {message}", file=sys.stderr)
+    try:
+        if sys.stderr is not None:
+            print(f"tokembed.py: error: {message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # stderr closed or full: the status still says it
+        _silence(sys.stderr)
     return 2
 
 
