@@ -84,10 +84,10 @@ def run_main(argv, capsys):
     return status, out, err
 
 
-@functools.lru_cache(maxsize=None)
 def trained(seed, epochs=tokembed.TRAIN_EPOCHS, order=None):
-    """Train once per (seed, epochs, ID order) for the whole suite; tests only read it."""
-    vocab, table = train_embeddings(CORPUS, seed, epochs, vocab=order and list(order))
+    """Train on CORPUS once per (seed, epochs, ID order), in the cache the views use
+    too, for the whole suite; tests only read it."""
+    vocab, table = tokembed._trained(seed, epochs, order and list(order))
     return vocab, table, dict(zip(vocab, table))
 
 
@@ -591,10 +591,11 @@ def test_training_time_grows_with_the_corpus_not_its_square():
     assert len(seen) == 2  # the vocabulary is checked once a run, not once a sentence
 
 
-@pytest.mark.parametrize("seed", SEEDS[:6])
-@pytest.mark.parametrize("shuffle", [1, 2, 3])
+@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("shuffle", [1, 2])
 def test_an_id_is_only_a_label(seed, shuffle):
-    """Number the words another way: refund's nearest word is still return."""
+    """Number the words another way: refund's nearest word is still return. (The
+    10,000-seed sweep numbered them two more ways for seeds 0 to 1,999.)"""
     order = random.Random(shuffle).sample(trained(seed)[0], len(trained(seed)[0]))
     vocab, table, _ = trained(seed, order=tuple(order))
     assert vocab == order and nearest("refund", vocab, table, k=1)[0][0] == "return"
@@ -972,7 +973,7 @@ def test_cli_positions(capsys):
         "  without positions, the very same vector: True",
         "  with positions added, the same vector: False"]
     norm = math.sqrt(dot(make_table(6, 4)[1], make_table(6, 4)[1]))
-    assert f"sizes: a token row {norm:.2f}, {norm * 2:.2f} times sqrt(d_model); " \
+    assert f"sizes: a token row {norm:.2f}, or {norm * 2:.2f} scaled by sqrt(d_model); " \
            "a sinusoidal row 1.41" in rest
     scores = rest[-1].split(": ")[1].split(", ")
     assert len(scores) == 3 and len(set(scores)) == 1
@@ -1027,7 +1028,8 @@ CHECKS = {  # checker: [(call, error, message)]
          "ids must be a list of token IDs, not dict: {3: 1}"),
         (lambda: lookup(make_table(6, 4), {3}), TypeError,
          "ids must be a list of token IDs, not set: {3}"),
-        (lambda: decode([0], "my order"), TypeError, "IDs index a list, not str: 'my order'"),
+        (lambda: decode([0], "my order"), TypeError,
+         "vocab must be a list of words, not str: 'my order'"),
     ],
     "_text": [
         (lambda: encode("Refund my order"), ValueError, "unknown token 'Refund' at position "
@@ -1038,10 +1040,10 @@ CHECKS = {  # checker: [(call, error, message)]
          "vocabulary: <pad>, my, is, refund, order, late"),
         # a Cyrillic о looks just like a Latin o
         (lambda: encode("my \u043erder"), ValueError, "unknown token '\u043erder' at position "
-         "1 (it holds U+043E CYRILLIC SMALL LETTER O, which no word of the vocabulary has); "
+         "1 (it holds U+043E CYRILLIC SMALL LETTER O, which no vocabulary word has); "
          "vocabulary: <pad>, my, is, refund, order, late"),
         (lambda: encode("my\x00"), ValueError, "unknown token 'my\\x00' at position 0 (it "
-         "holds U+0000 (no name), which no word of the vocabulary has); vocabulary: <pad>, "
+         "holds U+0000 (no name), which no vocabulary word has); vocabulary: <pad>, "
          "my, is, refund, order, late"),
         # a long word is cut short: 100,000 letters made a 100 kB line
         (lambda: encode("a" * 100_000), ValueError, f"unknown token {'a' * 30!r}... (100,000 "
@@ -1964,7 +1966,7 @@ def test_a_snippet_defines_each_piece_once():
     source = snippet("search", "nearest", "cosine", "cosine", checked=True)
     assert len(defined(source)) == len(set(defined(source)))
     assert source.count("\nimport math\n") == 1
-    assert source.startswith('"""search, nearest, cosine: checked view of tokembed.py '
+    assert source.startswith('"""search, nearest, cosine: checked view, tokembed.py '
                              f'{tokembed.__version__} (MIT)')
 
 
@@ -1987,11 +1989,11 @@ def test_snippet_names_what_can_be_copied(call, message):
 
 def test_the_headers_say_the_view_and_the_version():
     assert snippet("lookup").splitlines()[0] == (
-        f'"""lookup: lesson view of tokembed.py {tokembed.__version__} (MIT); --checked adds '
+        f'"""lookup: lesson view, tokembed.py {tokembed.__version__} (MIT); --checked adds '
         'checks"""')
-    assert snippet("lookup", checked=True).splitlines()[:2] == [
-        f'"""lookup: checked view of tokembed.py {tokembed.__version__} (MIT); without '
-        '--checked, the', 'lesson view"""']
+    assert snippet("lookup", checked=True).splitlines()[0] == (
+        f'"""lookup: checked view, tokembed.py {tokembed.__version__} (MIT); lesson view: '
+        'drop --checked"""')
     assert re.fullmatch(r"\d+\.\d+\.\d+", tokembed.__version__)
 
 
@@ -2030,7 +2032,7 @@ def test_every_exercise_fails_until_its_body_is_written(tmp_path):
         sources[f"task-{name}"] = task
         sources[f"solved-{name}"] = task.replace(
             f'    raise NotImplementedError("write the body of {name}")', "\n".join(body))
-        assert task.startswith(f'"""{name}: an exercise from tokembed.py')
+        assert task.startswith(f'"""{name}: an exercise, tokembed.py')
     results = run_alone(sources, tmp_path)
     for name in FUNCTIONS:
         defines, failed, tried = results[f"task-{name}"]
@@ -2349,5 +2351,12 @@ def test_ci_runs_the_readmes_test_command():
 
 
 def test_readme_doctests():
-    failed, tried = doctest.testfile(str(HERE / "README.md"), module_relative=False)
-    assert tried > 0 and failed == 0
+    """Every ```python block of the README runs as a doctest; ```text blocks show
+    output (a copy's own doctests among it), checked by the tests above."""
+    blocks = re.findall(r"^```python\n(.*?)^```", README, re.S | re.M)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "README.md",
+                                               "README.md", 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    failed, tried = runner.summarize(verbose=False)
+    assert tried > 10 and failed == 0

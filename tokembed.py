@@ -91,7 +91,10 @@ def decode(ids, vocab=VOCAB):
     >>> decode([1, 0, 1], ["a", "b"])
     'b a b'
     """
-    ids = _ids(ids, vocab)
+    if isinstance(vocab, (str, bytes)):
+        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
+                        f"{vocab!r}")
+    ids = _ids(ids, len(vocab))
     return " ".join(vocab[i] for i in ids)
 
 
@@ -101,7 +104,7 @@ def lookup(table, ids):
     >>> lookup([[0.1, 0.2], [0.3, 0.4]], [1, 1])
     [[0.3, 0.4], [0.3, 0.4]]
     """
-    ids = _ids(ids, table)
+    ids = _ids(ids, len(table))
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
 
 
@@ -164,7 +167,7 @@ def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
     [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
     """
     n_rows = _whole("n_rows", n_rows, 1)
-    ids = _ids(ids, range(n_rows))
+    ids = _ids(ids, n_rows)
     padding_idx = _whole("padding_idx", padding_idx, -n_rows, n_rows - 1, none=True)
     grad_rows = _rows("grad_rows", grad_rows, len(ids), "ids")
     grad = [[0.0] * len(grad_rows[0]) for _ in range(n_rows)]
@@ -420,7 +423,7 @@ def embed(ids, table, positions):
     [[1.5, 2.0], [1.0, 2.5]]
     """
     table, positions = _rows("table", table), _rows("positions", positions)
-    ids = _ids(ids, table)
+    ids = _ids(ids, len(table))
     if len(table[0]) != len(positions[0]):
         raise ValueError(f"a table row holds {len(table[0])} numbers but a position "
                          f"row {len(positions[0])}; they must match")
@@ -560,22 +563,20 @@ def _whole(name, value, least, most=None, none=False):
     return value
 
 
-def _ids(ids, rows):
-    """Return ids as a list of ints, each the index of one of the rows (or words)."""
+def _ids(ids, n_rows):
+    """Return ids as a list of ints, each naming a row from 0 to n_rows - 1."""
     if isinstance(ids, (str, bytes, dict, set)) or not hasattr(ids, "__iter__"):
         fix = {int: f" (write [{ids}])", str: " (encode the text first)"}
         raise TypeError(f"ids must be a list of token IDs, not {type(ids).__name__}: "
                         f"{ids!r}{fix.get(type(ids), '')}")
-    if isinstance(rows, (str, bytes)) or not hasattr(rows, "__len__"):
-        raise TypeError(f"IDs index a list, not {type(rows).__name__}: {rows!r}")
     ids = list(ids)
     for position, i in enumerate(ids):
         if isinstance(i, bool) or not hasattr(type(i), "__index__"):
             raise TypeError(f"token ID at position {position} must be an int, "
                             f"not {type(i).__name__}: {i!r}")
-        if not 0 <= int(i) < len(rows):  # Python would quietly wrap -1 to the last row
+        if not 0 <= int(i) < n_rows:  # Python would quietly wrap -1 to the last row
             raise IndexError(f"token ID {i} at position {position} is out of range; "
-                             f"valid IDs are 0 to {len(rows) - 1}")
+                             f"valid IDs are 0 to {n_rows - 1}")
     return [int(i) for i in ids]
 
 
@@ -585,13 +586,12 @@ def _text(name, text, vocab):
         raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
                         f"{vocab!r}")
     vocab = list(vocab)
-    known = set(vocab)
-    if len(known) < len(vocab):
+    if len(set(vocab)) < len(vocab):
         twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
         raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
     if not isinstance(text, str):
         raise TypeError(f"{name} must be a str, not {type(text).__name__}: {text!r}")
-    unknown = [(at, word) for at, word in enumerate(text.split()) if word not in known]
+    unknown = [(at, word) for at, word in enumerate(text.split()) if word not in vocab]
     if unknown:
         raise ValueError(_unknown(*unknown[0], vocab))
     return text, vocab
@@ -704,10 +704,9 @@ def _unknown(position, word, vocab):
     hint = f" (did you mean {guess!r}?)" if guess in vocab else ""
     if odd and not hint:  # a Cyrillic о looks just like a Latin o
         import unicodedata  # here, not at the top: only this message needs it
-        hint = (f" (it holds U+{ord(odd[0]):04X} {unicodedata.name(odd[0], '(no name)')}"
-                ", which no word of the vocabulary has)")
-    shown = repr(word) if len(word) <= 40 else \
-        f"{word[:30]!r}... ({len(word):,} characters)"
+        called = unicodedata.name(odd[0], "(no name)")
+        hint = f" (it holds U+{ord(odd[0]):04X} {called}, which no vocabulary word has)"
+    shown = f"{word[:30]!r}... ({len(word):,} characters)" if word[40:] else repr(word)
     known = ", ".join(vocab[:12]) + (f", ... ({len(vocab)} words)" * bool(vocab[12:]))
     return f"unknown token {shown} at position {position}{hint}; vocabulary: {known}"
 
@@ -875,10 +874,21 @@ def _seed_inputs(words, args):
     return {"seed": _seed_of(args)}
 
 
+_TRAINED = {}  # (seed, epochs, ID order): (vocab, table), trained once a process
+
+
+def _trained(seed, epochs=TRAIN_EPOCHS, order=None):
+    """Train on CORPUS, once a process for each seed, epochs and ID order."""
+    key = (seed, epochs, order and tuple(order))
+    if key not in _TRAINED:  # a page or a notebook that shows the view again waits less
+        _TRAINED[key] = train_embeddings(CORPUS, seed, epochs, order)
+    return _TRAINED[key]
+
+
 def print_training(seed):
     """Print refund's similarities before and after training, then other ID orders."""
-    vocab, after = train_embeddings(CORPUS, seed)
-    _, before = train_embeddings(CORPUS, seed, epochs=0)
+    vocab, after = _trained(seed)
+    _, before = _trained(seed, epochs=0)
     print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
           f"{len(vocab)} words,")
     _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}", 2)
@@ -897,8 +907,8 @@ def _print_id_orders(seed, vocab, table):
     print("an ID is only a label: number the words another way and train again")
     orders = [("alphabetical", vocab, table), ("reversed", vocab[::-1], None),
               ("shuffled", random.Random(seed).sample(vocab, len(vocab)), None)]
-    found = [nearest("refund", order, table or train_embeddings(
-        CORPUS, seed, vocab=order)[1], k=2) for _, order, table in orders]
+    found = [nearest("refund", order, table or _trained(seed, order=order)[1], k=2)
+             for _, order, table in orders]
     _columns([("ID order", "refund", "return", "monsoon", "nearest to refund after")]
              + [(name, *(str(order.index(w)) for w in ("refund", "return", "monsoon")),
                  ", ".join(f"{word} {score:.3f}" for word, score in best))
@@ -918,7 +928,7 @@ def _neighbours(vocab, table, k=3):
 
 def print_context(seed):
     """Print bank's row before and after attention, in two sentences of two senses."""
-    vocab, table = train_embeddings(CORPUS, seed)
+    vocab, table = _trained(seed)
     row = dict(zip(vocab, table))
     sentences = ["we walked along the river bank", "i opened a bank account"]
     rows = [lookup(table, encode(s, vocab)) for s in sentences]  # looked up once
@@ -956,7 +966,7 @@ def _query_inputs(words, args):
 
 def print_search(query, seed):
     """Print the query's token and sentence vectors, then the corpus's best matches."""
-    vocab, table = train_embeddings(CORPUS, seed)
+    vocab, table = _trained(seed)
     n = len(query.split())
     _say(f'query "{query}": {_count(n, "token")}, so {_count(n, "token vector")} '
          f"of {TRAIN_D_MODEL} numbers,", 2)
@@ -1034,7 +1044,7 @@ def _print_sinusoids(row):
     print("sinusoidal positions (d = 16): row pos + k = row pos x R_k, for every")
     print(f"  pos < 100 and k = 1 to 4, to within 1e-12: {error < 1e-12}")
     norm = math.sqrt(dot(row, row))
-    print(f"sizes: a token row {norm:.2f}, {norm * math.sqrt(d):.2f} times "
+    print(f"sizes: a token row {norm:.2f}, or {norm * math.sqrt(d):.2f} scaled by "
           f"sqrt(d_model); a sinusoidal row {math.sqrt(d / 2):.2f}")
     print("  the original Transformer and Gemma scale token rows by sqrt(d_model)")
     print("  before adding positions; GPT-2 and Llama do not")
@@ -1450,9 +1460,8 @@ def snippet(*names, checked=False):
     ['import math', 'def dot(u, v):']
     """
     names = _copyable(names)
-    about = ("checked view of tokembed.py {} (MIT); without --checked, the lesson "
-             "view" if checked else "lesson view of tokembed.py {} (MIT); --checked "
-             "adds checks")
+    about = ("checked view, tokembed.py {} (MIT); lesson view: drop --checked"
+             if checked else "lesson view, tokembed.py {} (MIT); --checked adds checks")
     pieces = _pieces(checked)
     return _snippet_header(names, about) + _joined(_reach(names, pieces), names, pieces)
 
@@ -1472,7 +1481,7 @@ def exercise(name):
     head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]  # def, doc
     pieces[name] = (node, "\n".join(head + [
         f'    raise NotImplementedError("write the body of {name}")']))
-    about = ("an exercise from tokembed.py {} (MIT): write its body, then check it "
+    about = ("an exercise, tokembed.py {} (MIT): write its body, then check it "
              "with python3 -m doctest -v FILE")
     return _snippet_header([name], about) + _joined(needed, [name], pieces)
 
@@ -1506,8 +1515,18 @@ def _pieces(checked):
     """Map each top-level name to (its statement, its source with the comments above).
 
     In the lesson view a function loses its check lines: from its source, and
-    from the statement that says what it reaches.
+    from the statement that says what it reaches. Read and parsed once a process.
     """
+    if checked not in _PIECES:
+        _PIECES[checked] = _cut(checked)
+    return dict(_PIECES[checked])
+
+
+_PIECES = {}  # checked: the pieces of this file, in that view
+
+
+def _cut(checked):
+    """Cut this file's source into pieces, each with or without its check lines."""
     import copy  # here, not at the top: only copying needs it
     ast, source = _ast(), _own_source()
     lines, tree = source.splitlines(), ast.parse(source)
@@ -1650,7 +1669,9 @@ def _joined(needed, names, pieces):
         else:
             blocks.append(text[id(node)])
         last = node
-    return "\n\n\n".join(blocks) + "\n"
+    first = sorted(needed, key=place)[0]  # PEP 8: two blank lines before a def
+    return ("\n\n" if isinstance(first, ast.FunctionDef) else "\n") + \
+        "\n\n\n".join(blocks) + "\n"
 
 
 def _snippet_header(names, about):
@@ -1661,7 +1682,7 @@ def _snippet_header(names, about):
              if not callable(globals()[name])}
     examples = "".join(f"\n\n>>> type({name}).__name__\n{kind!r}"
                        for name, kind in kinds.items())
-    return head + (f"{examples}\n" if examples else "") + '"""\n\n'
+    return head + (f"{examples}\n" if examples else "") + '"""\n'
 
 
 # --- the command line ------------------------------------------------------------
@@ -1672,8 +1693,8 @@ OPTIONS = {
     "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})"),
     "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
                             "padding_idx does; -1 is the last row"),
-    "--svg": ("PATH", "also draw the table as a heatmap into this SVG file "
-                      "(- writes it to standard output, in place of the text)"),
+    "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
+                      "--svg - prints it instead of the text"),
     "--checked": (None, "with --copy: keep each function's input checks"),
 }
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
