@@ -1886,23 +1886,29 @@ def test_the_checks_kept_in_the_lesson_view_teach():
     assert kept == TEACHING
 
 
-CEILINGS = {  # lines of --copy NAME: (lesson view, checked view)
+CEILINGS = {  # the lines of --copy NAME that issue 12 allows: (lesson view, checked view)
     "lookup": (12, 30), "one_hot": (12, 30), "decode": (14, 40), "make_table": (22, 45),
-    "encode": (22, 45), "vecmat": (25, 80), "cosine": (32, 62), "lookup_backward": (32, 98),
-    "attend": (45, 105), "nearest": (45, 153), "train_embeddings": (90, 212),
-    "search": (110, 270),
+    "encode": (22, 45), "vecmat": (25, 45), "cosine": (32, 45), "lookup_backward": (32, 70),
+    "attend": (45, 65), "nearest": (45, 100), "train_embeddings": (90, 160),
+    "search": (110, 180),
 }
+# Checked views that this release does not fit into those ceilings, and the size
+# each holds to instead: they check every number (NumPy's made plain, Fractions
+# kept; inf, nan and 1e308 refused) and every word, as issue 15 asks, which
+# takes _number, _vector and _rows, about 50 lines, in each copy that computes.
+OVER = {"vecmat": 79, "cosine": 60, "lookup_backward": 97, "attend": 105,
+        "nearest": 154, "train_embeddings": 214, "search": 270}
 
 
 @pytest.mark.parametrize("name", CEILINGS)
 def test_copies_fit_a_slide(name):
-    """The lesson view holds the issue's ceilings. The checked view holds them for
-    the first six; for the rest, which check numbers (NumPy's, Fractions, inf, nan,
-    1e308) and words (look-alike letters, long ones), the ceiling is its size today,
-    so that it cannot grow unnoticed: see the README."""
+    """Every lesson view fits its ceiling, and every checked view but those in OVER;
+    those may not grow, and leave OVER once they fit."""
     lesson, checked = CEILINGS[name]
     assert len(snippet(name).splitlines()) <= lesson
-    assert len(snippet(name, checked=True).splitlines()) <= checked
+    size = len(snippet(name, checked=True).splitlines())
+    assert size <= OVER.get(name, checked)
+    assert name not in OVER or OVER[name] > checked
 
 
 NEW_VALUES = {  # another valid value of the same kind for each of the lesson's constants
@@ -2360,3 +2366,37 @@ def test_readme_doctests():
     runner.run(test)
     failed, tried = runner.summarize(verbose=False)
     assert tried > 10 and failed == 0
+
+
+def test_readme_serves_the_lesson_page():
+    """The README's command serves the page and the tokembed.py it fetches."""
+    import socket
+    import urllib.request
+    command = re.search(r"^python3 -m http\.server 8000 --bind 127\.0\.0\.1$", README, re.M)
+    assert command and "<http://127.0.0.1:8000/.docs/index.html>" in README
+    with socket.socket() as probe:  # the README's port may be taken here: use a free one
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                               "127.0.0.1"], cwd=HERE, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for path, file in (("/.docs/index.html", HERE / ".docs" / "index.html"),
+                           ("/tokembed.py", HERE / "tokembed.py")):
+            for _ in range(100):  # until the server listens
+                try:
+                    body = urllib.request.urlopen(f"http://127.0.0.1:{port}{path}").read()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            assert body == file.read_bytes()
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_the_page_loads_the_pyodide_that_ci_pins():
+    page = (HERE / ".docs" / "index.html").read_text(encoding="utf-8")
+    pinned = re.search(r"^pyodide_version=(\S+)", (HERE / ".ci" / "run").read_text(), re.M)
+    assert f'const PYODIDE = "https://cdn.jsdelivr.net/npm/pyodide@{pinned[1]}/";' in page
+    assert f"Pyodide {pinned[1]} (the version CI runs)" in README
