@@ -18,10 +18,12 @@ The file, top to bottom:
     claim: one-hot x table       one_hot, vecmat
     claim: 524 million numbers   param_count
     claim: learned like weights  lookup_backward, sgd_step
-    claim: used alike, alike     dot, cosine, train_embeddings, nearest
+    claim: used alike, alike     dot, cosine, sigmoid, train_embeddings, nearest
     claim: IDs are only labels   train_embeddings(vocab=...)
     claim: layers add context    softmax, attend
     claim: one vector a text     sentence_vector, search
+    claim: order needs positions embed, sinusoidal, rotation, rotate, rope
+    claim: the table read again  logits
     input checks                 one checker per kind of value
     -------------------------    below: printing and drawing only
     text views                   print_lookup, print_table, print_one_hot...
