@@ -772,15 +772,19 @@ def print_table(ids, table):
 def print_one_hot(words, ids, table):
     """Print each token's one-hot vector, its product with the table, and its row."""
     n_rows, width = len(table), len(table[0])
-    hots = [one_hot(i, n_rows) for i in ids]
-    products, rows = [vecmat(hot, table) for hot in hots], lookup(table, ids)
     _say(f"token ids: {ids}", 12)
-    for word, i, hot, product, row in zip(words, ids, hots, products, rows):
+    seen = {}  # ID: (one-hot, product, row), worked out once for each ID
+    for word, i in zip(words, ids):
+        if i not in seen:
+            hot = one_hot(i, n_rows)
+            seen[i] = hot, vecmat(hot, table), lookup(table, [i])[0]
+        hot, product, row = seen[i]
         _say(f"{word:7} one-hot          {hot}", 26)
         _say(f"{'':7} one-hot x table  {product}", 26)
         _say(f"{'':7} {'row ' + str(i) + ' by lookup':16} {row}", 26)
-    print("product equals lookup for every token:", products == rows)
-    _explain_signed_zero(rows)
+    print("product equals lookup for every token:",
+          all(product == row for _, product, row in seen.values()))
+    _explain_signed_zero([row for _, _, row in seen.values()])
     _columns([("cost per token", "lookup reads", "one-hot x table multiplies")] + [
         (f"{v:,} x {d:,} table", f"{d:,}", f"{param_count(v, d):,}")
         for v, d in ((n_rows, width), (128_000, 4_096))], right=(1, 2))
