@@ -2413,3 +2413,16 @@ def test_the_page_knows_what_each_view_takes():
     copied = json.loads(re.sub(r",\s*}", "}", shown))
     assert copied == {flag or "": list(takes) for flag, (_, _, takes, _) in
                       tokembed.VIEWS.items() if flag not in ("--copy", "--exercise")}
+
+
+def test_readme_gives_the_copies_real_sizes():
+    def lines(name, checked=False):
+        return len(snippet(name, checked=checked).splitlines())
+    assert (f"The lesson views are {lines('lookup')} lines (`lookup`) to "
+            f"{lines('search')} (`search`)") in README
+    shown = re.search(r"(\d+) lines for\n`lookup`, (\d+) for `encode`, (\d+) for `vecmat`, "
+                      r"(\d+) for `search`", README)
+    assert shown and [int(n) for n in shown.groups()] == [
+        lines(name, checked=True) for name in ("lookup", "encode", "vecmat", "search")]
+    import inspect
+    assert f"here a {len(inspect.getsource(tokembed._ids).splitlines())}-line\nchecker, `_ids`" in README
