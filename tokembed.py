@@ -107,6 +107,8 @@ def lookup(table, ids):
     [[0.3, 0.4], [0.3, 0.4]]
     """
     ids = _ids(ids, len(table))
+    if any(isinstance(row := table[i], str) for i in ids):
+        raise TypeError(f"a table's rows must be lists of numbers, not str: {row!r}")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
 
 
