@@ -968,11 +968,13 @@ def test_cli_positions(capsys):
     status, out, err = run_main(["--positions", "my", "order", "order"], capsys)
     assert (status, err) == (0, "") and out.startswith(POSITIONS_VIEW)
     rest = out[len(POSITIONS_VIEW):].splitlines()
-    assert unwrapped(rest[:2]) == SIGNED_ZERO and rest[2:6] == [
+    assert unwrapped(rest[:2]) == SIGNED_ZERO and rest[2:8] == [
         "order at positions 1, 2: one token row, a different input at each: True",
         "attend on the text and on its reversal gives each token",
         "  without positions, the very same vector: True",
-        "  with positions added, the same vector: False"]
+        "  with positions added, the same vector: False",
+        'and "bank" in "we walked along the river bank" and reversed, trained (seed 42):',
+        "  without positions, the very same bytes: True"]
     norm = math.sqrt(dot(make_table(6, 4)[1], make_table(6, 4)[1]))
     assert f"sizes: a token row {norm:.2f}, or {norm * 2:.2f} scaled by sqrt(d_model); " \
            "a sinusoidal row 1.41" in rest
@@ -1317,6 +1319,7 @@ WIDE = [[], ["--table"], ["--one-hot"], ["--params"], ["--train"], ["--learn"],
         ["--search", "dark clouds bring rain today", "--seed", "3"],
         ["--search", "--seed", "99999999999999999999999"],
         ["--context", "--seed", "1234567890"], ["--train", "--seed", "1234567890123"],
+        ["--positions", "--seed", "123456789012"],
         ["--table", "--seed", "43"]]
 
 

@@ -1015,7 +1015,7 @@ def print_positions(words, ids, table, positions, seed):
                   ("", "= input", total)], wrap=2)
     _explain_signed_zero([table[i] for i in ids] + positions[:len(ids)] + inputs)
     _print_repeats(words, ids, inputs)
-    _print_order(ids, table, positions)
+    _print_order(ids, table, positions, seed)
     _print_sinusoids(table[ids[0]])
     _print_rope(table[ids[0]])
 
@@ -1030,7 +1030,7 @@ def _print_repeats(words, ids, inputs):
                  f"row, a different input at each: {different}", 2)
 
 
-def _print_order(ids, table, positions):
+def _print_order(ids, table, positions, seed):
     """Show attention blind to order without positions, and seeing it with them."""
     back = ids[::-1]  # the text reversed: token k comes back at position len - 1 - k
     plain = [attend(lookup(table, order)) for order in (ids, back)]
@@ -1041,6 +1041,12 @@ def _print_order(ids, table, positions):
           all(plain[0][k] == plain[1][last - k] for k in range(len(ids))))
     print("  with positions added, the same vector:",
           all(placed[0][k] == placed[1][last - k] for k in range(len(ids))))
+    vocab, trained = _trained(seed)  # and a word whose sense is all in its neighbours
+    words = "we walked along the river bank".split()
+    forth, back = (attend(lookup(trained, encode(" ".join(order), vocab)))
+                   for order in (words, words[::-1]))
+    _say(f'and "bank" in "{" ".join(words)}" and reversed, trained (seed {seed}):', 2)
+    print("  without positions, the very same bytes:", repr(forth[-1]) == repr(back[0]))
 
 
 def _print_sinusoids(row):
