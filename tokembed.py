@@ -1069,7 +1069,8 @@ def _print_rope(row):
     q, k = row, row[::-1]
     pairs = ((5, 3), (12, 10), (102, 100))
     scores = ", ".join(f"{dot(rope(q, m), rope(k, n)):.6f}" for m, n in pairs)
-    print("RoPE (Llama's; base 500,000 in Llama 3) turns queries and keys inside")
+    print(f"RoPE (Llama's; base {LLAMA3_ROPE_BASE:,} in Llama 3) turns queries and keys "
+          "inside")
     print("  attention and adds nothing to the input rows. rope(q, m) . rope(k, n)")
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
 
