@@ -13,9 +13,9 @@ Every valid input a table below gives a public function is recorded with
 view, which has no checks, and ask for the very same answer.
 """
 
+import contextlib
 import copy
 import doctest
-import fractions
 import functools
 import io
 import math
@@ -24,7 +24,6 @@ import os
 import pathlib
 import random
 import re
-import signal
 import stat
 import subprocess
 import sys
@@ -1596,27 +1595,36 @@ def as_a_user(code):
                           cwd=str(HERE), timeout=60)
 
 
-def test_write_svg_refuses_a_file_the_user_may_not_write():
-    """As the shell refuses `> file` for a 0444 file; renaming over it would have worked.
-
-    Root may write anything, so a root run drops to user nobody in a child, in a
-    folder that nobody may enter: tmp_path's parent is private to root.
-    """
+@contextlib.contextmanager
+def shared_file(folder_mode, file_mode):
+    """Make a folder of folder_mode outside tmp_path (whose parent is private to
+    root) holding table.svg, "old", of file_mode; yield the file's path; then remove
+    both. A child run by as_a_user can reach it there."""
     folder = tempfile.mkdtemp()
     try:
-        os.chmod(folder, 0o777)
+        os.chmod(folder, folder_mode)
         path = os.path.join(folder, "table.svg")
         with open(path, "w") as file:
             file.write("old")
-        os.chmod(path, 0o444)
-        done = as_a_user(f"try:\n    tokembed.write_svg({path!r}, '<svg/>')\n"
-                         "except PermissionError:\n    print('refused')")
-        assert (done.stdout, done.stderr) == (b"refused\n", b"")
-        assert open(path).read() == "old" and os.listdir(folder) == ["table.svg"]
+        os.chmod(path, file_mode)
+        yield path
     finally:
         for name in os.listdir(folder):
             os.unlink(os.path.join(folder, name))
         os.rmdir(folder)
+
+
+def test_write_svg_refuses_a_file_the_user_may_not_write():
+    """As the shell refuses `> file` for a 0444 file; renaming over it would have worked.
+
+    Root may write anything, so a root run drops to user nobody in a child.
+    """
+    with shared_file(0o777, 0o444) as path:
+        done = as_a_user(f"try:\n    tokembed.write_svg({path!r}, '<svg/>')\n"
+                         "except PermissionError:\n    print('refused')")
+        assert (done.stdout, done.stderr) == (b"refused\n", b"")
+        assert open(path).read() == "old"
+        assert os.listdir(os.path.dirname(path)) == ["table.svg"]
 
 
 INTERRUPT = """
@@ -1694,21 +1702,12 @@ def test_write_svg_writes_in_place_where_a_rename_cannot_work(errno_name, tmp_pa
 def test_write_svg_writes_another_users_file_in_a_shared_folder():
     """In a sticky folder (mode 1777), like /tmp, only a file's owner may rename over
     it; open() may still write another user's 0666 file, and so does write_svg."""
-    folder = tempfile.mkdtemp()
-    try:
-        os.chmod(folder, 0o1777)
-        path = os.path.join(folder, "table.svg")
-        with open(path, "w") as file:
-            file.write("old")
-        os.chmod(path, 0o666)
+    with shared_file(0o1777, 0o666) as path:
         done = as_a_user(f"tokembed.write_svg({path!r}, '<svg/>')")
         assert (done.returncode, done.stderr) == (0, b"")
-        assert open(path).read() == "<svg/>" and os.listdir(folder) == ["table.svg"]
+        assert open(path).read() == "<svg/>"
+        assert os.listdir(os.path.dirname(path)) == ["table.svg"]
         assert os.stat(path).st_uid == 0  # the file is still root's, written in place
-    finally:
-        for name in os.listdir(folder):
-            os.unlink(os.path.join(folder, name))
-        os.rmdir(folder)
 
 
 def test_cli_svg_refuses_the_file_standard_output_writes(tmp_path):

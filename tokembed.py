@@ -915,8 +915,8 @@ def _print_id_orders(seed, vocab, table):
     print("an ID is only a label: number the words another way and train again")
     orders = [("alphabetical", vocab, table), ("reversed", vocab[::-1], None),
               ("shuffled", random.Random(seed).sample(vocab, len(vocab)), None)]
-    found = [nearest("refund", order, table or _trained(seed, order=order)[1], k=2)
-             for _, order, table in orders]
+    found = [nearest("refund", order, trained or _trained(seed, order=order)[1], k=2)
+             for _, order, trained in orders]  # the alphabetical table is trained already
     _columns([("ID order", "refund", "return", "monsoon", "nearest to refund after")]
              + [(name, *(str(order.index(w)) for w in ("refund", "return", "monsoon")),
                  ", ".join(f"{word} {score:.3f}" for word, score in best))
@@ -1591,11 +1591,11 @@ def _check_lines(node, lines, checkers):
     part of the idea, where plain Python would quietly go wrong.
     """
     ast, arguments = _ast(), {arg.arg for arg in node.args.args}
-    checks = []
+    module, checks = checkers | set(globals()), []
     for statement in node.body[1:]:
         calls = {call.func.id for call in ast.walk(statement)
                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
-        ours = calls & (checkers | set(globals()))
+        ours = calls & module  # calls of this module's functions, not of built-ins
         if isinstance(statement, ast.If):
             is_check = all(isinstance(s, ast.Raise) for s in statement.body) and \
                 not statement.orelse and "#" not in lines[statement.lineno - 1] and \
