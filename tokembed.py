@@ -728,21 +728,27 @@ WIDTH = 80  # every view fits an 80-column terminal
 MAX_D_MODEL = 65_536
 
 
-def _lesson_inputs(words, args):
-    """Read the text and draw the lesson's table as the options say; maybe a figure."""
+def _read_lesson(words, args):
+    """Read the text and draw the lesson's table as the options say: words, IDs, table."""
     text = TEXT if words is None else " ".join(words)
     ids, seed, d_model = encode(text), _seed_of(args), _given(args, "d_model", D_MODEL)
     if not 1 <= d_model <= MAX_D_MODEL:
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
                          f"got {d_model}")
-    table = make_table(len(VOCAB), d_model, seed, args["padding_idx"])
+    return text.split(), ids, make_table(len(VOCAB), d_model, seed, args["padding_idx"])
+
+
+def _padding_row(args):
+    """Return --padding-idx as the row it names: -1 is the last row, named as such."""
     padding_idx = args["padding_idx"]
-    if padding_idx is not None:  # -1 is the last row: name it as the figure shows it
-        padding_idx %= len(VOCAB)
-    figure = None if args["svg"] is None else svg_figure(table, text, seed=seed,
-                                                          padding_idx=padding_idx)
-    return {"words": text.split(), "ids": ids, "table": table,
-            "padding_idx": padding_idx, "figure": figure}
+    return None if padding_idx is None else padding_idx % len(VOCAB)
+
+
+def _read_figure(words, args):
+    """Draw the lesson's table as --svg asks, for the views that take it."""
+    words, _, table = _read_lesson(words, args)
+    return svg_figure(table, " ".join(words), seed=_seed_of(args),
+                      padding_idx=_padding_row(args))
 
 
 def print_lookup(words, ids, table):
@@ -758,6 +764,12 @@ def print_lookup(words, ids, table):
         prefix = f"{word:7} -> row {i}: "
         _say(f"{prefix}{row}", len(prefix) + 1)
     print("table shape:", len(table), "x", len(table[0]))
+
+
+def _read_table(words, args):
+    """Read what --table needs: the lesson's IDs and table."""
+    _, ids, table = _read_lesson(words, args)
+    return ids, table
 
 
 def print_table(ids, table):
@@ -807,15 +819,15 @@ TIED = {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
 GPT2_TIED_TOTAL = 124_439_808  # all of GPT-2 small, as transformers issue #14960 counts
 
 
-def _size_inputs(words, args):
+def _read_sizes(words, args):
     """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
     if words is None:
-        return {"vocab_size": 128_000, "d_model": 4_096}
+        return 128_000, 4_096
     sizes = [_int_of(word) for word in words]
     if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
         raise ValueError(f"argument --params: expected two whole numbers from 1 to "
                          f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words)}")
-    return {"vocab_size": sizes[0], "d_model": sizes[1]}
+    return sizes[0], sizes[1]
 
 
 def print_params(vocab_size, d_model):
@@ -839,12 +851,12 @@ def print_params(vocab_size, d_model):
           f"{GPT2_TIED_TOTAL + wte:,} untied")
 
 
-def _learning_inputs(words, args):
+def _read_learning(words, args):
     """Read what --learn needs: the lesson's inputs, with at least one token."""
-    inputs = _lesson_inputs(words, args)
-    if not inputs["ids"]:
+    words, ids, table = _read_lesson(words, args)
+    if not ids:
         raise ValueError("--learn needs at least one word to look up")
-    return inputs
+    return words, ids, table, _padding_row(args)
 
 
 def print_learning(words, ids, table, padding_idx):
@@ -877,9 +889,9 @@ def _gradient_of(grad_row, padding):
     return f"{grad_row[0]} each" if any(grad_row) else "0"
 
 
-def _seed_inputs(words, args):
+def _read_seed(words, args):
     """Read the seed, the only input of --train and --context."""
-    return {"seed": _seed_of(args)}
+    return (_seed_of(args),)
 
 
 _TRAINED = {}  # (seed, epochs, ID order): (vocab, table), trained once a process
@@ -962,14 +974,14 @@ def _leanings(vector, row):
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 
 
-def _query_inputs(words, args):
+def _read_query(words, args):
     """Read --search's query: words of the training corpus, at most MAX_QUERY."""
     query = TEXT if words is None else " ".join(words)
     ids = encode(query, sorted({word for text in CORPUS for word in text.split()}))
     if not 1 <= len(ids) <= MAX_QUERY:
         raise ValueError(f"--search takes 1 to {MAX_QUERY:,} words, got {len(ids):,}: "
                          "attention compares every pair of them")
-    return {"query": query, "seed": _seed_of(args)}
+    return query, _seed_of(args)
 
 
 def print_search(query, seed):
@@ -985,23 +997,22 @@ def print_search(query, seed):
         print(f"  {score:.3f}  {sentence}")
 
 
-def _positions_inputs(words, args):
+def _read_positions(words, args):
     """Read what --positions needs: the lesson's inputs, even rows, a position table."""
-    inputs = _lesson_inputs(words, args)
-    seed, d_model = _seed_of(args), len(inputs["table"][0])
+    words, ids, table = _read_lesson(words, args)
+    seed, d_model = _seed_of(args), len(table[0])
     if d_model % 2:
         raise ValueError(f"--positions needs an even --d-model, got {d_model}: "
                          "sines and cosines, and RoPE's rotations, come in pairs")
-    if len(inputs["ids"]) > N_POSITIONS:
+    if len(ids) > N_POSITIONS:
         raise ValueError(f"--positions takes at most {N_POSITIONS} words, got "
-                         f"{len(inputs['ids'])}: the position table has no row for "
+                         f"{len(ids)}: the position table has no row for "
                          f"position {N_POSITIONS}, as GPT-2 has none past "
                          f"{GPT2_POSITIONS - 1:,}")
-    if not inputs["ids"]:
+    if not ids:
         raise ValueError("--positions needs at least one word")
     # the position table is one more random table, with a seed of its own
-    return {**inputs, "positions": make_table(N_POSITIONS, d_model, seed + 1),
-            "seed": seed}
+    return words, ids, table, make_table(N_POSITIONS, d_model, seed + 1), seed
 
 
 def print_positions(words, ids, table, positions, seed):
@@ -1161,16 +1172,16 @@ def _bytes(n):
             return f"{n:,.1f} {unit}"
 
 
-def _name_inputs(words, args):
+def _read_names(words, args):
     """Read --copy's names and build their snippet, in the view --checked asks for."""
-    return {"source": snippet(*words or [], checked=bool(args["checked"]))}
+    return (snippet(*words or [], checked=bool(args["checked"])),)
 
 
-def _exercise_inputs(words, args):
+def _read_exercise(words, args):
     """Read --exercise's one name and build its exercise."""
     if not words or len(words) != 1:
         raise ValueError(f"--exercise takes one name, got {len(words or []):,}")
-    return {"source": exercise(words[0])}
+    return (exercise(words[0]),)
 
 
 def print_snippet(source):
@@ -1713,32 +1724,49 @@ OPTIONS = {
     "--checked": (None, "with --copy: keep each function's input checks"),
 }
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
-# One row per view: its flag (None: no flag), the function that prints it, the
-# function that reads its inputs, the WORDS and options it takes, and its help.
+
+
+class View:
+    """A view: the WORDS and options it takes, its help, and how it is shown.
+
+    read(words, args) turns the command line into the view's inputs, or
+    refuses them with one line; show(*inputs) prints them.
+    """
+
+    def __init__(self, takes, help, read, show):
+        self.takes, self.help, self.read, self.show = takes, help, read, show
+
+
+# One per view, by its flag (None: no flag, the lesson's view).
 VIEWS = {
-    None: (print_lookup, _lesson_inputs, _LESSON + ("--svg",), ""),
-    "--table": (print_table, _lesson_inputs, _LESSON + ("--svg",),
-                "print every row, marking the rows the text looks up"),
-    "--one-hot": (print_one_hot, _lesson_inputs, _LESSON + ("--svg",),
-                  "show that one-hot x table gives the very rows the lookup reads"),
-    "--learn": (print_learning, _learning_inputs, _LESSON,
-                "take one gradient step for the text: only its rows move"),
-    "--params": (print_params, _size_inputs, ("WORDS",),
-                 "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
-                 "(default: 128000 4096)"),
-    "--train": (print_training, _seed_inputs, ("--seed",),
-                "train word vectors: refund ~ return, before and after"),
-    "--context": (print_context, _seed_inputs, ("--seed",),
-                  "show attention giving bank a new vector in each of two sentences"),
-    "--search": (print_search, _query_inputs, ("WORDS", "--seed"),
-                 "rank the training sentences by sentence vector; WORDS: a query"),
-    "--positions": (print_positions, _positions_inputs,
-                    ("WORDS", "--seed", "--d-model"),
-                    "add position rows to token rows; show what order does"),
-    "--copy": (print_snippet, _name_inputs, ("WORDS", "--checked"),
-               "print paste-ready source; WORDS: functions or constants to copy"),
-    "--exercise": (print_snippet, _exercise_inputs, ("WORDS",),
-                   "print a function with its body left to write; WORDS: its name"),
+    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup),
+    "--table": View(_LESSON + ("--svg",),
+                    "print every row, marking the rows the text looks up",
+                    _read_table, print_table),
+    "--one-hot": View(_LESSON + ("--svg",),
+                      "show that one-hot x table gives the very rows the lookup reads",
+                      _read_lesson, print_one_hot),
+    "--learn": View(_LESSON, "take one gradient step for the text: only its rows move",
+                    _read_learning, print_learning),
+    "--params": View(("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
+                                 "(default: 128000 4096)", _read_sizes, print_params),
+    "--train": View(("--seed",), "train word vectors: refund ~ return, before and after",
+                    _read_seed, print_training),
+    "--context": View(("--seed",),
+                      "show attention giving bank a new vector in each of two sentences",
+                      _read_seed, print_context),
+    "--search": View(("WORDS", "--seed"),
+                     "rank the training sentences by sentence vector; WORDS: a query",
+                     _read_query, print_search),
+    "--positions": View(("WORDS", "--seed", "--d-model"),
+                        "add position rows to token rows; show what order does",
+                        _read_positions, print_positions),
+    "--copy": View(("WORDS", "--checked"),
+                   "print paste-ready source; WORDS: functions or constants to copy",
+                   _read_names, print_snippet),
+    "--exercise": View(("WORDS",),
+                       "print a function with its body left to write; WORDS: its name",
+                       _read_exercise, print_snippet),
 }
 MAX_WORDS = 1_000_000  # words from standard input: a million still read in a second
 MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
@@ -1786,10 +1814,10 @@ def _run(argv):
         if args["version"]:
             print(f"tokembed.py {__version__}")
             return 0
-        view, read, takes, _ = VIEWS[args["view"]]
-        _refuse_unused(args, takes)
-        inputs = read(_words(args["words"]), args)
-        svg = args["svg"]
+        view, words, svg = VIEWS[args["view"]], _words(args["words"]), args["svg"]
+        _refuse_unused(args, view.takes)
+        inputs = view.read(words, args)
+        figure = None if svg is None else _read_figure(words, args)
         if svg not in (None, "-"):
             _refuse_target(svg)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
@@ -1797,15 +1825,14 @@ def _run(argv):
     except (ValueError, IndexError) as error:
         return _fail(str(error))
     if svg == "-":  # the figure goes where the text would have gone
-        print(inputs["figure"], end="")
+        print(figure, end="")
         return 0
     if svg is not None:
         try:
-            write_svg(svg, inputs["figure"])
+            write_svg(svg, figure)
         except OSError as error:
             return _fail(f"cannot write the figure to {svg!r}: {_reason(error, svg)}")
-    takes_inputs = view.__code__.co_varnames[:view.__code__.co_argcount]
-    view(*(inputs[name] for name in takes_inputs))
+    view.show(*inputs)
     return 0
 
 
@@ -1894,10 +1921,10 @@ def _parser():
             options.add_argument(flag, action="append_const", const=True, help=text)
     views = parser.add_argument_group("VIEW, one at a time")
     views = views.add_mutually_exclusive_group()
-    for flag, (_, _, _, text) in VIEWS.items():
+    for flag, view in VIEWS.items():
         if flag:
             views.add_argument(flag, dest="view", action="append_const", const=flag,
-                               help=text)
+                               help=view.help)
     parser.error = lambda message: parser.exit(2, f"tokembed.py: error: {message}\n")
     # argparse would hide a failed write of the help: print it where failures show
     parser.print_help = lambda file=None: print(parser.format_help(), end="", file=file)
