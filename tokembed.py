@@ -1329,14 +1329,13 @@ def _svg_rows(table, vocab, labels, x, top, key):
         baseline = y + CELL_H // 2 + TEXT_DROP
         for label, right in ((vocab[i], x["token"]), (i, x["id"])):
             yield _tag("text", label, x=right, y=baseline, text_anchor="end",
-                       font_weight="bold" if i in labels else "normal")
+                       font_weight="bold" if i in labels else "normal", data_row=i)
         for j, value in enumerate(row):
             left, fill = x["cells"] + j * CELL_W, colour(value)
             yield _tag("rect", x=left, y=y, width=CELL_W, height=CELL_H, fill=fill,
                        class_="cell", data_row=i, data_value=value)
             yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=baseline,
-                       text_anchor="middle",
-                       fill=_ink(fill))
+                       text_anchor="middle", fill=_ink(fill), data_row=i)
         if i in labels:
             yield from _svg_pointer(labels[i], i, x, y, len(row), key)
 
@@ -1347,7 +1346,8 @@ def _svg_pointer(label, i, x, y, width, key):
     yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W, height=CELL_H,
                fill="none", stroke="#000000", stroke_width=3, class_="lookup",
                data_row=i)
-    yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end")
+    yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end",
+               data_row=i)
     yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 14,
                y2=middle, stroke="#333333", stroke_width=1.5,
                marker_end=f"url(#{key}-arrow)", class_="arrow", data_row=i)
