@@ -2153,6 +2153,10 @@ CLI_ERRORS = {  # (argv, the one line on stderr)
                        "to read"),
     "dash and words": (["-", "my"], "'-' reads the words from standard input, "
                                     "so give it alone"),
+    "dash after --": (["--", "-"], "unknown token '-' at position 0; "
+                      "vocabulary: <pad>, my, is, refund, order, late"),
+    "help after --": (["--table", "--", "--help"], "unknown token '--help' at position 0; "
+                      "vocabulary: <pad>, my, is, refund, order, late"),
 }
 
 

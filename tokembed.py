@@ -1814,7 +1814,7 @@ def _run(argv):
         if args["version"]:
             print(f"tokembed.py {__version__}")
             return 0
-        view, words, svg = VIEWS[args["view"]], _words(args["words"]), args["svg"]
+        view, words, svg = VIEWS[args["view"]], _words(args), args["svg"]
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
         figure = None if svg is None else _read_figure(words, args)
@@ -1838,7 +1838,7 @@ def _run(argv):
 
 def _refuse_unused(args, takes):
     """Refuse WORDS or options that the view would silently ignore."""
-    given = (["WORDS"] if args["words"] else []) + [
+    given = (["WORDS"] if args["words"] or args["text"] else []) + [
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
     unused = [flag for flag in given if flag not in takes]
     if unused:
@@ -1880,11 +1880,11 @@ def _parse(argv):
     if "--" in argv:  # after --, every word is text, even one that looks like a flag
         argv, text = argv[:argv.index("--")], argv[argv.index("--") + 1:]
     if not argv:  # the lesson's view: skip argparse, which doubles the start-up time
-        return {"view": None, "words": text, "version": None,
+        return {"view": None, "words": [], "text": text, "version": None,
                 **{_dest(flag): None for flag in OPTIONS}}
     parser = _parser()
     args = vars(parser.parse_intermixed_args(argv))
-    args["words"] += text
+    args["text"] = text
     for name, flag in [("view", None), ("version", "--version")] + [
             (_dest(flag), flag) for flag in OPTIONS]:
         given = args[name] or []  # every flag appends, so that a repeat shows
@@ -1983,11 +1983,15 @@ def _int_of(word):
         return None
 
 
-def _words(words):
-    """Return the WORDS, or None if none were given; a lone '-' reads standard input."""
+def _words(args):
+    """Return the WORDS, or None if none were given; a lone '-' reads standard input.
+
+    After --, every word is text, '-' too.
+    """
+    words, text = args["words"], args["text"]
     if "-" not in words:
-        return words or None
-    if words != ["-"]:
+        return words + text or None
+    if words != ["-"] or text:
         raise ValueError("'-' reads the words from standard input, so give it alone")
     if sys.stdin is None:
         raise ValueError("'-' reads the words from standard input, but it is closed")
