@@ -14,6 +14,7 @@ rows are random; training moves them so that words used alike get alike rows.
 
 The file, top to bottom:
 
+    facts from outside           REAL_MODELS, TIED, ...; the size limits
     the lesson                   make_table, encode, decode, lookup
     claim: one-hot x table       one_hot, vecmat
     claim: 524 million numbers   param_count
@@ -25,11 +26,13 @@ The file, top to bottom:
     claim: order needs positions embed, sinusoidal, rotation, rotate, rope
     claim: the table read again  logits
     input checks                 one checker per kind of value
-    -------------------------    below: printing and drawing only
-    text views                   print_lookup, print_table, print_one_hot...
-    the figure                   svg_figure, write_svg
+    -------------------------    below: the program
+    text layout                  lines, columns, counts
+    text views                   each view's reader, then its printer
+    the figure                   colour, svg_figure
     copying into a lesson        snippet, exercise
-    the command line             VIEWS, OPTIONS, main
+    the command line             OPTIONS, VIEWS, main
+    the edges                    standard input, output and error; write_svg
 
 Each public function starts with its check lines, calls to the checkers at
 the bottom of the lesson half; the lines after them are the idea, and call
@@ -56,6 +59,35 @@ VOCAB = ["<pad>", "my", "is", "refund", "order", "late"]
 D_MODEL = 4
 SEED = 42
 TEXT = "refund my order"
+
+# --- facts from outside, each with its source, and the limits drawn from them -
+
+# Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
+# each from the model's config.json on the Hugging Face Hub: vocab_size, and
+# n_embd (GPT-2) or hidden_size (the others).
+REAL_MODELS = [
+    ("GPT-2 small", 50_257, 768),     # openai-community/gpt2
+    ("BERT-base", 30_522, 768),       # google-bert/bert-base-uncased
+    ("Llama 3 8B", 128_256, 4_096),   # meta-llama/Meta-Llama-3-8B
+    ("Llama 3.2 1B", 128_256, 2_048),  # meta-llama/Llama-3.2-1B
+]
+# Whether a model's output layer reads its embedding table again (tie_word_embeddings
+# in its config.json; True where the config leaves it to the library's default)
+TIED = {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
+        "Llama 3.2 1B": True}
+GPT2_TIED_TOTAL = 124_439_808  # all of GPT-2 small, as transformers issue #14960 counts
+# Real models' position settings, from each config.json on the Hugging Face Hub
+GPT2_POSITIONS = 1_024    # openai-community/gpt2: n_positions, its wpe table's rows
+LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
+
+# The limits of what the command line computes
+# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
+MAX_D_MODEL = 65_536
+MAX_SIZE = 10**12  # --params sizes: far past any real model, still quick to print
+MAX_QUERY = 200  # --search words: attention compares every pair of them
+MAX_WORDS = 1_000_000  # words from standard input: a million still read in a second
+MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
+FIGURE_MAX = 64       # rows, or numbers a row: past this a figure stops being readable
 
 
 # --- the lesson, one step per function ----------------------------------------
@@ -137,17 +169,6 @@ def vecmat(vector, matrix):
 
 
 # --- claim: a real table holds about 524 million numbers -----------------------
-
-# Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
-# each from the model's config.json on the Hugging Face Hub: vocab_size, and
-# n_embd (GPT-2) or hidden_size (the others).
-REAL_MODELS = [
-    ("GPT-2 small", 50_257, 768),     # openai-community/gpt2
-    ("BERT-base", 30_522, 768),       # google-bert/bert-base-uncased
-    ("Llama 3 8B", 128_256, 4_096),   # meta-llama/Meta-Llama-3-8B
-    ("Llama 3.2 1B", 128_256, 2_048),  # meta-llama/Llama-3.2-1B
-]
-
 
 def param_count(vocab_size, d_model):
     """Count the numbers in a vocab_size x d_model embedding table.
@@ -415,9 +436,6 @@ def search(query, sentences, vocab, table, k=3):
 # --- claims: attention alone cannot see order; positions add it ----------------
 
 N_POSITIONS = 8  # rows of the lesson's position table: texts of up to 8 tokens
-# Real models' position settings, from each config.json on the Hugging Face Hub
-GPT2_POSITIONS = 1_024    # openai-community/gpt2: n_positions, its wpe table's rows
-LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
 
 
 def embed(ids, table, positions):
@@ -716,17 +734,113 @@ def _unknown(position, word, vocab):
 
 
 # ===============================================================================
-# Below this line: printing and drawing. No lesson content.
+# Below this line: the program. Printing, drawing, copying, the command line and
+# the operating system's edges. No lesson content.
 # ===============================================================================
 
-# --- text views ------------------------------------------------------------------
-# A view is a reader, which turns the command line's WORDS and options into the
-# view's inputs (or refuses them with one line), and a printer, which prints.
+# --- text layout -------------------------------------------------------------
+# What every view prints with: wrapped lines, aligned columns, counts.
 
 WIDTH = 80  # every view fits an 80-column terminal
-# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
-MAX_D_MODEL = 65_536
 
+
+def _say(line, indent):
+    """Print a line, wrapped at WIDTH columns; later lines are indented."""
+    if len(line) <= WIDTH:
+        print(line)
+        return
+    import textwrap  # here, not at the top: only long lines need it
+    print(textwrap.fill(line, WIDTH, subsequent_indent=" " * min(indent, WIDTH // 2),
+                        break_long_words=False, break_on_hyphens=False))
+
+
+def _columns(rows, right=(), wrap=None):
+    """Print rows of cells as aligned columns, those numbered in `right` to the right.
+
+    Column `wrap` holds rows of numbers: one too wide for the terminal goes on
+    under its own "[", and the other columns stay on its first line. Otherwise a
+    line too wide wraps its last column.
+    """
+    rows = [[_numbers(c) if k == wrap and not isinstance(c, str) else c
+             for k, c in enumerate(row)] for row in rows]
+    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
+        widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
+    for row in rows:
+        cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
+                 for k in range(len(row))]
+        cells = [c.rjust(w) if k in right else c.ljust(w)
+                 for k, (c, w) in enumerate(zip(cells, widths))]
+        lead = "  ".join(cells[:-1] + [""])
+        _say((lead + cells[-1]).rstrip(), len(lead) + 1)
+        if wrap is not None:
+            indent = len("  ".join(cells[:wrap] + [""])) + 1
+            for more in _split_numbers(row[wrap], widths[wrap])[1:]:
+                print(" " * indent + more)
+
+
+def _split_numbers(cell, width):
+    """Split '[ 0.10, -0.20, ...]' into lines of at most width; later lines lose '['."""
+    if len(cell) <= width or not cell.startswith("["):
+        return [cell]
+    numbers, lines = cell[1:].split(", "), []
+    per_line = max(1, width // 7)  # each number takes 5 characters and ", "
+    for k in range(0, len(numbers), per_line):
+        lines.append(", ".join(numbers[k:k + per_line]) +
+                     ("," if k + per_line < len(numbers) else ""))
+    return ["[" + lines[0]] + lines[1:]
+
+
+def _numbers(row):
+    """Write a row of numbers with two decimals, so the columns line up."""
+    return "[" + ", ".join(f"{x:5.2f}" for x in row) + "]"
+
+
+def _positions_of(ids, n_rows):
+    """List, for each row, the positions of the text that look it up."""
+    where = [[] for _ in range(n_rows)]
+    for position, i in enumerate(ids):
+        where[i].append(position)
+    return where
+
+
+def _positions(found, lead=""):
+    """Describe where a row is looked up: '', 'position 2' or 'positions 1, 3'."""
+    if not found:
+        return ""
+    if len(found) > 4:
+        shown = ", ".join(map(str, found[:3]))
+        return f"{lead}{len(found):,} positions: {shown}, ..."
+    plural = "s" if len(found) > 1 else ""
+    return f"{lead}position{plural} " + ", ".join(map(str, found))
+
+
+def _count(n, noun):
+    """Write '1 token' or '4,096 tokens'."""
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _bytes(n):
+    """Write a byte count in bytes, kB, MB, GB... (powers of 1,000)."""
+    if n < 1000:
+        return f"{n} bytes"
+    for unit in ("kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        n /= 1000
+        if round(n, 1) < 1000 or unit == "YB":  # 999.96 kB would show as 1,000.0 kB
+            return f"{n:,.1f} {unit}"
+
+
+def _explain_signed_zero(rows):
+    """Say what a -0.0 in the rows is, if there is one: round() can give one."""
+    if any(x == 0 and math.copysign(1, x) < 0 for row in rows for x in row):
+        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative "
+             "number; it equals 0.0, and a sum writes it 0.0)", 1)
+
+
+# --- text views ------------------------------------------------------------------
+# Each view's reader, which turns the command line's WORDS and options into
+# the view's inputs (or refuses them with one line), then its printer, in
+# VIEWS order.
 
 def _read_lesson(words, args):
     """Read the text and draw the lesson's table as the options say: words, IDs, table."""
@@ -804,53 +918,6 @@ def print_one_hot(words, ids, table):
         for v, d in ((n_rows, width), (128_000, 4_096))], right=(1, 2))
 
 
-def _explain_signed_zero(rows):
-    """Say what a -0.0 in the rows is, if there is one: round() can give one."""
-    if any(x == 0 and math.copysign(1, x) < 0 for row in rows for x in row):
-        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative "
-             "number; it equals 0.0, and a sum writes it 0.0)", 1)
-
-
-MAX_SIZE = 10**12  # --params sizes: far past any real model, still quick to print
-# Whether a model's output layer reads its embedding table again (tie_word_embeddings
-# in its config.json; True where the config leaves it to the library's default)
-TIED = {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
-        "Llama 3.2 1B": True}
-GPT2_TIED_TOTAL = 124_439_808  # all of GPT-2 small, as transformers issue #14960 counts
-
-
-def _read_sizes(words, args):
-    """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
-    if words is None:
-        return 128_000, 4_096
-    sizes = [_int_of(word) for word in words]
-    if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
-        raise ValueError(f"argument --params: expected two whole numbers from 1 to "
-                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words)}")
-    return sizes[0], sizes[1]
-
-
-def print_params(vocab_size, d_model):
-    """Print the table's parameter count and memory, then real models' tables."""
-    count = param_count(vocab_size, d_model)
-    _say(f"embedding table: {_count(vocab_size, 'token')} x "
-         f"{_count(d_model, 'number')} = {_count(count, 'parameter')}", 2)
-    for name, size in (("fp32", 4), ("bf16/fp16", 2)):
-        print(f"  in {name} ({size} bytes a number): {_bytes(size * count)}")
-    print("input embedding tables of real models:")
-    _columns([("  model", "vocabulary", "d_model", "parameters", "fp32", "bf16")] + [
-        (f"  {name}", f"{v:,}", f"{d:,}", f"{param_count(v, d):,}",
-         _bytes(4 * param_count(v, d)), _bytes(2 * param_count(v, d)))
-        for name, v, d in REAL_MODELS], right=range(1, 6))
-    print("the output layer scores every token with a vocabulary x d_model table too:")
-    _columns([(f"  {name}", "tied: it reads the same table" if TIED[name] else
-               f"untied: {param_count(v, d):,} numbers more")
-              for name, v, d in REAL_MODELS])
-    wte = param_count(*REAL_MODELS[0][1:])
-    print(f"  GPT-2 small in all: {GPT2_TIED_TOTAL:,} parameters tied, "
-          f"{GPT2_TIED_TOTAL + wte:,} untied")
-
-
 def _read_learning(words, args):
     """Read what --learn needs: the lesson's inputs, with at least one token."""
     words, ids, table = _read_lesson(words, args)
@@ -887,6 +954,38 @@ def _gradient_of(grad_row, padding):
     if padding:
         return "0, padding"
     return f"{grad_row[0]} each" if any(grad_row) else "0"
+
+
+def _read_sizes(words, args):
+    """Read --params' sizes: none (the lesson's 128,000 x 4,096), or two numbers."""
+    if words is None:
+        return 128_000, 4_096
+    sizes = [_int_of(word) for word in words]
+    if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
+        raise ValueError(f"argument --params: expected two whole numbers from 1 to "
+                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words)}")
+    return sizes[0], sizes[1]
+
+
+def print_params(vocab_size, d_model):
+    """Print the table's parameter count and memory, then real models' tables."""
+    count = param_count(vocab_size, d_model)
+    _say(f"embedding table: {_count(vocab_size, 'token')} x "
+         f"{_count(d_model, 'number')} = {_count(count, 'parameter')}", 2)
+    for name, size in (("fp32", 4), ("bf16/fp16", 2)):
+        print(f"  in {name} ({size} bytes a number): {_bytes(size * count)}")
+    print("input embedding tables of real models:")
+    _columns([("  model", "vocabulary", "d_model", "parameters", "fp32", "bf16")] + [
+        (f"  {name}", f"{v:,}", f"{d:,}", f"{param_count(v, d):,}",
+         _bytes(4 * param_count(v, d)), _bytes(2 * param_count(v, d)))
+        for name, v, d in REAL_MODELS], right=range(1, 6))
+    print("the output layer scores every token with a vocabulary x d_model table too:")
+    _columns([(f"  {name}", "tied: it reads the same table" if TIED[name] else
+               f"untied: {param_count(v, d):,} numbers more")
+              for name, v, d in REAL_MODELS])
+    wte = param_count(*REAL_MODELS[0][1:])
+    print(f"  GPT-2 small in all: {GPT2_TIED_TOTAL:,} parameters tied, "
+          f"{GPT2_TIED_TOTAL + wte:,} untied")
 
 
 def _read_seed(words, args):
@@ -969,9 +1068,6 @@ def print_context(seed):
 def _leanings(vector, row):
     river, account = cosine(vector, row["river"]), cosine(vector, row["account"])
     return f"{river:.3f}", f"{account:.3f}", f"{river - account:+.3f}"
-
-
-MAX_QUERY = 200  # --search words: attention compares every pair of them
 
 
 def _read_query(words, args):
@@ -1086,92 +1182,6 @@ def _print_rope(row):
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
 
 
-def _say(line, indent):
-    """Print a line, wrapped at WIDTH columns; later lines are indented."""
-    if len(line) <= WIDTH:
-        print(line)
-        return
-    import textwrap  # here, not at the top: only long lines need it
-    print(textwrap.fill(line, WIDTH, subsequent_indent=" " * min(indent, WIDTH // 2),
-                        break_long_words=False, break_on_hyphens=False))
-
-
-def _columns(rows, right=(), wrap=None):
-    """Print rows of cells as aligned columns, those numbered in `right` to the right.
-
-    Column `wrap` holds rows of numbers: one too wide for the terminal goes on
-    under its own "[", and the other columns stay on its first line. Otherwise a
-    line too wide wraps its last column.
-    """
-    rows = [[_numbers(c) if k == wrap and not isinstance(c, str) else c
-             for k, c in enumerate(row)] for row in rows]
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
-    if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
-        widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
-    for row in rows:
-        cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
-                 for k in range(len(row))]
-        cells = [c.rjust(w) if k in right else c.ljust(w)
-                 for k, (c, w) in enumerate(zip(cells, widths))]
-        lead = "  ".join(cells[:-1] + [""])
-        _say((lead + cells[-1]).rstrip(), len(lead) + 1)
-        if wrap is not None:
-            indent = len("  ".join(cells[:wrap] + [""])) + 1
-            for more in _split_numbers(row[wrap], widths[wrap])[1:]:
-                print(" " * indent + more)
-
-
-def _split_numbers(cell, width):
-    """Split '[ 0.10, -0.20, ...]' into lines of at most width; later lines lose '['."""
-    if len(cell) <= width or not cell.startswith("["):
-        return [cell]
-    numbers, lines = cell[1:].split(", "), []
-    per_line = max(1, width // 7)  # each number takes 5 characters and ", "
-    for k in range(0, len(numbers), per_line):
-        lines.append(", ".join(numbers[k:k + per_line]) +
-                     ("," if k + per_line < len(numbers) else ""))
-    return ["[" + lines[0]] + lines[1:]
-
-
-def _numbers(row):
-    """Write a row of numbers with two decimals, so the columns line up."""
-    return "[" + ", ".join(f"{x:5.2f}" for x in row) + "]"
-
-
-def _positions_of(ids, n_rows):
-    """List, for each row, the positions of the text that look it up."""
-    where = [[] for _ in range(n_rows)]
-    for position, i in enumerate(ids):
-        where[i].append(position)
-    return where
-
-
-def _positions(found, lead=""):
-    """Describe where a row is looked up: '', 'position 2' or 'positions 1, 3'."""
-    if not found:
-        return ""
-    if len(found) > 4:
-        shown = ", ".join(map(str, found[:3]))
-        return f"{lead}{len(found):,} positions: {shown}, ..."
-    plural = "s" if len(found) > 1 else ""
-    return f"{lead}position{plural} " + ", ".join(map(str, found))
-
-
-def _count(n, noun):
-    """Write '1 token' or '4,096 tokens'."""
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
-
-
-def _bytes(n):
-    """Write a byte count in bytes, kB, MB, GB... (powers of 1,000)."""
-    if n < 1000:
-        return f"{n} bytes"
-    for unit in ("kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
-        n /= 1000
-        if round(n, 1) < 1000 or unit == "YB":  # 999.96 kB would show as 1,000.0 kB
-            return f"{n:,.1f} {unit}"
-
-
 def _read_names(words, args):
     """Read --copy's names and build their snippet, in the view --checked asks for."""
     return (snippet(*words or [], checked=bool(args["checked"])),)
@@ -1189,7 +1199,7 @@ def print_snippet(source):
     print(source, end="")
 
 
-# --- the figure: the table as a heatmap, in SVG -----------------------------------
+# --- the figure: the table as a heatmap, in SVG ----------------------------------
 
 CELL_W, CELL_H, ROW_GAP = 56, 28, 6  # a cell; the gap keeps two outlined rows apart
 CHAR_W = 8            # a 14 px DejaVu Sans character is about 7.5 px wide
@@ -1200,7 +1210,6 @@ TEXT_DROP = 5         # a 14 px text's baseline sits this far below its row's mi
 ARROW_W, ID_W = 48, 40
 LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room for it below the rows
 TEXT_MAX_W = 900      # a longer line under the title wraps
-FIGURE_MAX = 64       # rows, or numbers a row: past this a figure stops being readable
 
 
 class SVG(str):
@@ -1390,85 +1399,6 @@ def _tag(name, text=None, **attributes):
     if text is None:
         return f"<{name}{pairs}/>"
     return f"<{name}{pairs}>{escape(str(text))}</{name}>"
-
-
-def write_svg(path, svg):
-    """Write svg to path as open(path, "w") would, but whole or not at all.
-
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     write_svg(os.path.join(folder, "table.svg"), "<svg/>")
-    ...     os.listdir(folder)
-    ['table.svg']
-    """
-    import stat  # here, not at the top: only --svg needs it
-    path = os.fsdecode(os.fspath(path))  # a str, whether given a str, bytes or a Path
-    nonblocking = getattr(os, "O_NONBLOCK", 0)  # Windows has none
-    try:  # refuse what open() refuses (a folder, a file we may not write); no change
-        handle = os.open(path, os.O_WRONLY | nonblocking)
-    except FileNotFoundError:
-        if not path:
-            raise
-        target = os.path.realpath(path) if os.path.islink(path) else path
-        return _replace(target, svg, None)  # a new file, or a symlink's new target
-    with open(handle, "w", encoding="utf-8") as file:
-        now = os.fstat(handle)
-        if not stat.S_ISREG(now.st_mode):  # a device or a pipe: written in place
-            if nonblocking:  # a pipe no one reads was refused above, not waited on
-                os.set_blocking(handle, True)
-            file.write(svg)
-            return None
-    return _replace(os.path.realpath(path), svg, now)  # a symlink: replace its target
-
-
-def _replace(target, svg, now):
-    """Write svg beside target, then rename it over target: whole or not at all.
-
-    Where that cannot be done (a folder we may not write in, a mount point, a
-    name too long for the temporary file's suffix), write in place, as open() does.
-    """
-    import errno  # here, not at the top: only --svg needs them
-    import signal
-    folder, name = os.path.split(target)
-    temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
-    hold = getattr(signal, "pthread_sigmask", None)  # Windows has none
-    if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and in place
-        held = hold(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-    try:
-        _write_new(temporary, svg, now)
-        os.replace(temporary, target)
-    except BaseException as error:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
-        if errno.errorcode.get(getattr(error, "errno", None)) not in IN_PLACE:
-            raise
-        with open(target, "w", encoding="utf-8") as file:  # not atomic: open()'s way
-            file.write(svg)
-    finally:
-        if hold:
-            hold(signal.SIG_SETMASK, held)
-
-
-# why a temporary file or its rename may fail where open(path, "w") still works
-IN_PLACE = ("EACCES", "EPERM", "EBUSY", "EXDEV", "ENAMETOOLONG", "ENOENT", "EINVAL")
-
-
-def _write_new(path, svg, now):
-    """Make a new file at path holding svg, with the mode and owner of `now`, if any."""
-    # 0o666 less the umask, as open() would make it
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    with open(handle, "w", encoding="utf-8") as file:
-        file.write(svg)
-        file.flush()
-        os.fsync(handle)
-    if now:
-        os.chmod(path, now.st_mode & 0o7777)
-        owner = (now.st_uid, now.st_gid)
-        if hasattr(os, "chown") and owner != (os.getuid(), os.getgid()):
-            try:
-                os.chown(path, now.st_uid, now.st_gid)
-            except PermissionError:  # only root may give a file away
-                pass
 
 
 # --- copying into a lesson -------------------------------------------------------
@@ -1768,8 +1698,6 @@ VIEWS = {
                        "print a function with its body left to write; WORDS: its name",
                        _read_exercise, print_snippet),
 }
-MAX_WORDS = 1_000_000  # words from standard input: a million still read in a second
-MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
 
 
 def main(argv=None):
@@ -1844,34 +1772,6 @@ def _refuse_unused(args, takes):
     if unused:
         raise ValueError(f"{args['view'] or 'the lesson view'} does not take "
                          f"{', '.join(unused)}")
-
-
-def _refuse_target(path):
-    """Refuse a figure's path that is this program's file, or the file stdout writes."""
-    import stat  # here, not at the top: only --svg needs it
-    try:
-        target = os.stat(path)
-    except (OSError, ValueError):
-        return  # nothing there yet, or nothing open() could reach: write_svg says
-    same = [name for name, there in (("tokembed.py itself", _stat_of(_own_path())),
-                                    ("standard output", _stat_of(sys.stdout)))
-            if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)
-            and not stat.S_ISCHR(target.st_mode)]  # /dev/null may be both
-    if same:
-        raise ValueError(f"--svg {path} is {same[0]}: the figure would overwrite it")
-
-
-def _own_path():
-    """Return the path this module was read from, or None (run from stdin or -c)."""
-    return globals().get("__file__")
-
-
-def _stat_of(file):
-    """Return os.stat of a path or an open stream's file, or None."""
-    try:
-        return os.stat(file) if isinstance(file, str) else os.fstat(file.fileno())
-    except (OSError, ValueError, AttributeError, TypeError):
-        return None
 
 
 def _parse(argv):
@@ -1983,6 +1883,8 @@ def _int_of(word):
         return None
 
 
+# --- the edges: standard input, output and error, and the figure's file ----------
+
 def _words(args):
     """Return the WORDS, or None if none were given; a lone '-' reads standard input.
 
@@ -2026,6 +1928,113 @@ def _read_stdin():
             raise ValueError(f"standard input holds more than {MAX_WORDS:,} words or "
                              f"{MAX_BYTES // 1_000_000} MB; give a shorter text")
         pieces.append(chunk)
+
+
+def write_svg(path, svg):
+    """Write svg to path as open(path, "w") would, but whole or not at all.
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     write_svg(os.path.join(folder, "table.svg"), "<svg/>")
+    ...     os.listdir(folder)
+    ['table.svg']
+    """
+    import stat  # here, not at the top: only --svg needs it
+    path = os.fsdecode(os.fspath(path))  # a str, whether given a str, bytes or a Path
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # Windows has none
+    try:  # refuse what open() refuses (a folder, a file we may not write); no change
+        handle = os.open(path, os.O_WRONLY | nonblocking)
+    except FileNotFoundError:
+        if not path:
+            raise
+        target = os.path.realpath(path) if os.path.islink(path) else path
+        return _replace(target, svg, None)  # a new file, or a symlink's new target
+    with open(handle, "w", encoding="utf-8") as file:
+        now = os.fstat(handle)
+        if not stat.S_ISREG(now.st_mode):  # a device or a pipe: written in place
+            if nonblocking:  # a pipe no one reads was refused above, not waited on
+                os.set_blocking(handle, True)
+            file.write(svg)
+            return None
+    return _replace(os.path.realpath(path), svg, now)  # a symlink: replace its target
+
+
+def _replace(target, svg, now):
+    """Write svg beside target, then rename it over target: whole or not at all.
+
+    Where that cannot be done (a folder we may not write in, a mount point, a
+    name too long for the temporary file's suffix), write in place, as open() does.
+    """
+    import errno  # here, not at the top: only --svg needs them
+    import signal
+    folder, name = os.path.split(target)
+    temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
+    hold = getattr(signal, "pthread_sigmask", None)  # Windows has none
+    if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and in place
+        held = hold(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+    try:
+        _write_new(temporary, svg, now)
+        os.replace(temporary, target)
+    except BaseException as error:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)
+        if errno.errorcode.get(getattr(error, "errno", None)) not in IN_PLACE:
+            raise
+        with open(target, "w", encoding="utf-8") as file:  # not atomic: open()'s way
+            file.write(svg)
+    finally:
+        if hold:
+            hold(signal.SIG_SETMASK, held)
+
+
+# why a temporary file or its rename may fail where open(path, "w") still works
+IN_PLACE = ("EACCES", "EPERM", "EBUSY", "EXDEV", "ENAMETOOLONG", "ENOENT", "EINVAL")
+
+
+def _write_new(path, svg, now):
+    """Make a new file at path holding svg, with the mode and owner of `now`, if any."""
+    # 0o666 less the umask, as open() would make it
+    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    with open(handle, "w", encoding="utf-8") as file:
+        file.write(svg)
+        file.flush()
+        os.fsync(handle)
+    if now:
+        os.chmod(path, now.st_mode & 0o7777)
+        owner = (now.st_uid, now.st_gid)
+        if hasattr(os, "chown") and owner != (os.getuid(), os.getgid()):
+            try:
+                os.chown(path, now.st_uid, now.st_gid)
+            except PermissionError:  # only root may give a file away
+                pass
+
+
+def _refuse_target(path):
+    """Refuse a figure's path that is this program's file, or the file stdout writes."""
+    import stat  # here, not at the top: only --svg needs it
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return  # nothing there yet, or nothing open() could reach: write_svg says
+    same = [name for name, there in (("tokembed.py itself", _stat_of(_own_path())),
+                                    ("standard output", _stat_of(sys.stdout)))
+            if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)
+            and not stat.S_ISCHR(target.st_mode)]  # /dev/null may be both
+    if same:
+        raise ValueError(f"--svg {path} is {same[0]}: the figure would overwrite it")
+
+
+def _own_path():
+    """Return the path this module was read from, or None (run from stdin or -c)."""
+    return globals().get("__file__")
+
+
+def _stat_of(file):
+    """Return os.stat of a path or an open stream's file, or None."""
+    try:
+        return os.stat(file) if isinstance(file, str) else os.fstat(file.fileno())
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
 
 
 def _reason(error, path=None):
