@@ -761,7 +761,7 @@ def _columns(rows, right=(), wrap=None):
     under its own "[", and the other columns stay on its first line. Otherwise a
     line too wide wraps its last column.
     """
-    rows = [[_numbers(c) if k == wrap and not isinstance(c, str) else c
+    rows = [[_row_text(c) if k == wrap and not isinstance(c, str) else c
              for k, c in enumerate(row)] for row in rows]
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
     if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
@@ -791,12 +791,12 @@ def _split_numbers(cell, width):
     return ["[" + lines[0]] + lines[1:]
 
 
-def _numbers(row):
+def _row_text(row):
     """Write a row of numbers with two decimals, so the columns line up."""
     return "[" + ", ".join(f"{x:5.2f}" for x in row) + "]"
 
 
-def _positions_of(ids, n_rows):
+def _lookups(ids, n_rows):
     """List, for each row, the positions of the text that look it up."""
     where = [[] for _ in range(n_rows)]
     for position, i in enumerate(ids):
@@ -804,7 +804,7 @@ def _positions_of(ids, n_rows):
     return where
 
 
-def _positions(found, lead=""):
+def _where(found, lead=""):
     """Describe where a row is looked up: '', 'position 2' or 'positions 1, 3'."""
     if not found:
         return ""
@@ -889,9 +889,9 @@ def _read_table(words, args):
 def print_table(ids, table):
     """Print every row of the table with its ID, marking the rows the text looks up."""
     _say(f"token ids: {ids}", 12)
-    where = _positions_of(ids, len(table))
+    where = _lookups(ids, len(table))
     _columns([("id", "token", "row", "looked up")] + [
-        (str(i), VOCAB[i], row, _positions(where[i], "<- "))
+        (str(i), VOCAB[i], row, _where(where[i], "<- "))
         for i, row in enumerate(table)], wrap=2)
     print("table shape:", len(table), "x", len(table[0]))
     _explain_signed_zero(table)
@@ -930,7 +930,7 @@ def print_learning(words, ids, table, padding_idx):
     """Take one gradient step for the text; print which rows moved, and how far."""
     lr, grad_rows = 0.1, [[1.0] * len(table[0]) for _ in ids]  # d(sum)/d(number) = 1
     grad = lookup_backward(grad_rows, ids, len(table), padding_idx)
-    after, where = sgd_step(table, grad, lr), _positions_of(ids, len(table))
+    after, where = sgd_step(table, grad, lr), _lookups(ids, len(table))
     _say(f"token ids: {ids}", 12)
     print("toy loss: the sum of the looked-up numbers, so each position adds 1 to")
     print(f"the gradient of every number in its row; learning rate {lr}")
@@ -1262,11 +1262,11 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
 def _draw(table, text, vocab, seed, padding_row):
     """Draw a checked table: the notes on top, then its rows, then the colour scale."""
     ids = [vocab.index(word) for word in text.split()]
-    where = _positions_of(ids, len(table))
-    labels = {i: _positions(where[i]) for i in sorted(set(ids))}  # "positions 1, 2"
+    where = _lookups(ids, len(table))
+    labels = {i: _where(where[i]) for i in sorted(set(ids))}  # "positions 1, 2"
     subtitle = (f'"{" ".join(text.split())}" \u2192 token IDs {ids} \u2192 '
                 "one row of the table per token.")
-    x = _columns_x(labels.values(), vocab, len(table[0]), subtitle)
+    x = _figure_columns(labels.values(), vocab, len(table[0]), subtitle)
     notes = _figure_notes(subtitle, seed, padding_row, x["width"])
     top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
     height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
@@ -1284,7 +1284,7 @@ def _draw(table, text, vocab, seed, padding_row):
         *_svg_legend(x["cells"], height - LEGEND_H + 30, key), "</svg>", ""]))
 
 
-def _columns_x(labels, vocab, d_model, subtitle):
+def _figure_columns(labels, vocab, d_model, subtitle):
     """Place the figure's columns: labels, arrows, tokens, IDs, cells; and its width."""
     label_end = MARGIN + CHAR_W * max([len("in the text")] + list(map(len, labels)))
     token_end = label_end + ARROW_W + CHAR_W * max(map(len, vocab))
@@ -1444,8 +1444,8 @@ def exercise(name):
 
 def _copyable(names):
     """Return the names, each once, if each can be copied; if not, suggest one."""
-    names, alone = list(dict.fromkeys(names)), [n for n in __all__ if n not in _WHOLE]
-    whole = [name for name in names if name in _WHOLE]
+    names, alone = list(dict.fromkeys(names)), [n for n in __all__ if n not in _UNCOPYABLE]
+    whole = [name for name in names if name in _UNCOPYABLE]
     if whole:
         raise ValueError(f"{whole[0]} reads the whole of tokembed.py, so it cannot be "
                          "copied alone: copy the file instead")
@@ -1459,7 +1459,7 @@ def _copyable(names):
     return names
 
 
-_WHOLE = ("snippet", "exercise")  # they read this whole file: no copy stands alone
+_UNCOPYABLE = ("snippet", "exercise")  # they read this whole file: no copy stands alone
 
 
 def _ast():
