@@ -19,7 +19,8 @@ The file, top to bottom:
     claim: one-hot x table       one_hot, vecmat
     claim: 524 million numbers   param_count
     claim: learned like weights  lookup_backward, sgd_step
-    claim: used alike, alike     dot, cosine, sigmoid, train_embeddings, nearest
+    claim: used alike, alike     dot, cosine, sigmoid, train_embeddings,
+                                 nearest
     claim: IDs are only labels   train_embeddings(vocab=...)
     claim: layers add context    softmax, attend
     claim: one vector a text     sentence_vector, search
@@ -42,15 +43,17 @@ the whole function. Run ``python3 tokembed.py`` for the lesson's output,
 """
 
 __version__ = "1.0.0"
-__all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode", "decode",
-           "lookup", "one_hot", "vecmat", "REAL_MODELS", "param_count",
-           "lookup_backward", "sgd_step", "CORPUS", "dot", "cosine", "context_pairs",
-           "sigmoid", "sgns_step", "train_embeddings", "nearest", "softmax", "attend",
+__all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
+           "decode", "lookup", "one_hot", "vecmat", "REAL_MODELS",
+           "param_count", "lookup_backward", "sgd_step", "CORPUS", "dot",
+           "cosine", "context_pairs", "sigmoid", "sgns_step",
+           "train_embeddings", "nearest", "softmax", "attend",
            "sentence_vector", "search", "N_POSITIONS", "embed", "sinusoidal",
-           "rotation", "rotate", "rope", "logits", "colour", "svg_figure", "write_svg",
-           "snippet", "exercise"]
+           "rotation", "rotate", "rope", "logits", "colour", "svg_figure",
+           "write_svg", "snippet", "exercise"]
 
 import math
+import operator
 import os
 import random
 import sys
@@ -60,7 +63,7 @@ D_MODEL = 4
 SEED = 42
 TEXT = "refund my order"
 
-# --- facts from outside, each with its source, and the limits drawn from them -
+# --- facts from outside, each with its source; the limits drawn from them --
 
 # Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
 # each from the model's config.json on the Hugging Face Hub: vocab_size, and
@@ -71,26 +74,29 @@ REAL_MODELS = [
     ("Llama 3 8B", 128_256, 4_096),   # meta-llama/Meta-Llama-3-8B
     ("Llama 3.2 1B", 128_256, 2_048),  # meta-llama/Llama-3.2-1B
 ]
-# Whether a model's output layer reads its embedding table again (tie_word_embeddings
-# in its config.json; True where the config leaves it to the library's default)
+# Whether a model's output layer reads its embedding table again
+# (tie_word_embeddings in its config.json; True where the config leaves it to
+# the library's default)
 TIED = {"GPT-2 small": True, "BERT-base": True, "Llama 3 8B": False,
         "Llama 3.2 1B": True}
-GPT2_TIED_TOTAL = 124_439_808  # all of GPT-2 small, as transformers issue #14960 counts
+# all of GPT-2 small, as transformers issue #14960 counts it
+GPT2_TIED_TOTAL = 124_439_808
 # Real models' position settings, from each config.json on the Hugging Face Hub
-GPT2_POSITIONS = 1_024    # openai-community/gpt2: n_positions, its wpe table's rows
+GPT2_POSITIONS = 1_024  # openai-community/gpt2: n_positions, wpe's rows
 LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
 
 # The limits of what the command line computes
-# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size 16384
+# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size
+# 16384
 MAX_D_MODEL = 65_536
-MAX_SIZE = 10**12  # --params sizes: far past any real model, still quick to print
+MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
-MAX_WORDS = 1_000_000  # words from standard input: a million still read in a second
+MAX_WORDS = 1_000_000  # words from standard input: a million read in a second
 MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
-FIGURE_MAX = 64       # rows, or numbers a row: past this a figure stops being readable
+FIGURE_MAX = 64  # rows, or numbers a row: past this a figure is unreadable
 
 
-# --- the lesson, one step per function ----------------------------------------
+# --- the lesson, one step per function ---------------------------------------
 
 def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     """Return an n_rows x d_model table of random numbers in [-1, 1].
@@ -98,14 +104,15 @@ def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     >>> make_table(2, 3, seed=7)
     [[-0.35, -0.7, 0.3], [-0.86, 0.07, -0.27]]
     """
-    n_rows, d_model = _whole("n_rows", n_rows, 1), _whole("d_model", d_model, 1)
-    seed = _whole("seed", seed, 0)
-    padding_idx = _whole("padding_idx", padding_idx, -n_rows, n_rows - 1, none=True)
+    n_rows = _whole("n_rows", n_rows, 1)
+    d_model = _whole("d_model", d_model, 1)
+    seed = _whole("seed", seed, 0, hint=NEGATIVE_SEED)
+    padding_idx = _index("padding_idx", padding_idx, n_rows, wrap=True)
     rng = random.Random(seed)  # our own generator: the global one is untouched
     table = [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
              for _ in range(n_rows)]
-    if padding_idx is not None:  # zeroed after every row is drawn, as PyTorch does
-        table[padding_idx] = [0.0] * d_model  # -1 is the last row, as Python indexes
+    if padding_idx is not None:  # zeroed once all are drawn, as in PyTorch
+        table[padding_idx] = [0.0] * d_model  # -1 is the last, as in Python
     return table
 
 
@@ -115,8 +122,9 @@ def encode(text, vocab=VOCAB):
     >>> encode("b a b", ["a", "b"])
     [1, 0, 1]
     """
-    text, vocab = _text("text", text, vocab)
-    return [vocab.index(word) for word in text.split()]  # the lesson's own line
+    vocab = _vocab(vocab)
+    text = _text("text", text, vocab)
+    return [vocab.index(word) for word in text.split()]  # the lesson's line
 
 
 def decode(ids, vocab=VOCAB):
@@ -125,10 +133,8 @@ def decode(ids, vocab=VOCAB):
     >>> decode([1, 0, 1], ["a", "b"])
     'b a b'
     """
-    if isinstance(vocab, (str, bytes)):
-        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
-                        f"{vocab!r}")
-    ids = _ids(ids, len(vocab))
+    vocab = _vocab(vocab)
+    ids = _ids(ids, vocab)
     return " ".join(vocab[i] for i in ids)
 
 
@@ -138,13 +144,14 @@ def lookup(table, ids):
     >>> lookup([[0.1, 0.2], [0.3, 0.4]], [1, 1])
     [[0.3, 0.4], [0.3, 0.4]]
     """
-    ids = _ids(ids, len(table))
-    if any(isinstance(row := table[i], str) for i in ids):
-        raise TypeError(f"a table's rows must be lists of numbers, not str: {row!r}")
+    ids = _ids(ids, table)
+    _rows("table", table, most=FINITE, only=ids)
+    if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
+        raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
 
 
-# --- claim: the lookup is a one-hot vector times the table ---------------------
+# --- claim: the lookup is a one-hot vector times the table -------------------
 
 def one_hot(token_id, size):
     """Return `size` zeros with a single 1 at index token_id.
@@ -153,12 +160,12 @@ def one_hot(token_id, size):
     [0, 0, 0, 1, 0, 0]
     """
     size = _whole("size", size, 1)
-    token_id = _whole("token_id", token_id, 0, size - 1)
+    token_id = _index("token_id", token_id, size)
     return [1 if i == token_id else 0 for i in range(size)]
 
 
 def vecmat(vector, matrix):
-    """Multiply a row vector by a matrix: out[j] = vector . (column j of matrix).
+    """Multiply a row vector by a matrix: out[j] = vector . column j.
 
     >>> vecmat([1, 2], [[1, 2], [3, 4]])
     [7.0, 10.0]
@@ -168,7 +175,7 @@ def vecmat(vector, matrix):
     return [dot(vector, column) for column in zip(*matrix)]
 
 
-# --- claim: a real table holds about 524 million numbers -----------------------
+# --- claim: a real table holds about 524 million numbers ---------------------
 
 def param_count(vocab_size, d_model):
     """Count the numbers in a vocab_size x d_model embedding table.
@@ -181,37 +188,40 @@ def param_count(vocab_size, d_model):
     return vocab_size * d_model
 
 
-# --- claim: the table is learned like every other weight -----------------------
+# --- claim: the table is learned like every other weight ---------------------
 
 def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
-    """Return the table's gradient: each position's gradient row added to its ID's row.
+    """Return the table's gradient: each position's row added to its ID's row.
 
-    Rows nothing looks up get zeros, and so does the padding row, as in PyTorch.
+    Rows nothing looks up get zeros, and so does the padding row, as in
+    PyTorch.
 
-    >>> lookup_backward([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3)  # ID 1 twice: added up
+    >>> lookup_backward([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3)  # ID 1 twice
     [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
     """
     n_rows = _whole("n_rows", n_rows, 1)
     ids = _ids(ids, n_rows)
-    padding_idx = _whole("padding_idx", padding_idx, -n_rows, n_rows - 1, none=True)
+    padding_idx = _index("padding_idx", padding_idx, n_rows, wrap=True)
     grad_rows = _rows("grad_rows", grad_rows, len(ids), "ids")
     grad = [[0.0] * len(grad_rows[0]) for _ in range(n_rows)]
     for i, row in zip(ids, grad_rows):
         grad[i] = [g + x for g, x in zip(grad[i], row)]  # add: never overwrite
     if padding_idx is not None:  # the padding row never learns, as in PyTorch
-        grad[padding_idx] = [0.0] * len(grad[0])  # -1 is the last row, as in Python
+        grad[padding_idx] = [0.0] * len(grad[0])  # -1: the last, as in Python
     return grad
 
 
 def sgd_step(table, grad, lr):
-    """Return the table after one step of gradient descent: x - lr x gradient, each x.
+    """Return the table after one step of gradient descent: each x - lr x grad.
 
     >>> sgd_step([[1.0, 2.0], [3.0, 4.0]], [[0.5, 0.0], [0.0, 0.0]], 0.1)
     [[0.95, 2.0], [3.0, 4.0]]
     """
-    table, grad, lr = _rows("table", table), _rows("grad", grad), _number("lr", lr)
+    table, grad = _rows("table", table), _rows("grad", grad)
     if [len(row) for row in table] != [len(row) for row in grad]:
-        raise ValueError("grad must have the table's shape: one number per number")
+        raise ValueError(f"grad must have the table's shape, {len(table)} x "
+                         f"{len(table[0])}: one number per number")
+    lr = _number("lr", lr, LARGEST)
     return [[x - lr * g for x, g in zip(row, grad_row)]
             for row, grad_row in zip(table, grad)]
 
@@ -234,8 +244,8 @@ CORPUS = [
     "i opened a savings account", "she opened a new account",
     "a savings account pays interest", "my order is late",
 ]
-TRAIN_D_MODEL = 24   # numbers per trained word vector
-TRAIN_EPOCHS = 20    # passes over the corpus
+TRAIN_D_MODEL = 16   # numbers per trained word vector
+TRAIN_EPOCHS = 15    # passes over the corpus
 LEARNING_RATE = 0.25
 NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
 
@@ -248,8 +258,8 @@ def dot(u, v):
     """
     u, v = _vector("u", u), _vector("v", v)
     if len(u) != len(v):  # zip would quietly drop the longer one's tail
-        raise ValueError(f"vectors must have one length, got {len(u)} and {len(v)}")
-    return math.fsum(x * y for x, y in zip(u, v))  # sum() of floats changed in 3.12
+        raise ValueError(f"vectors of lengths {len(u)} and {len(v)} differ")
+    return math.fsum(x * y for x, y in zip(u, v))  # sum() of floats: see 3.12
 
 
 def cosine(u, v):
@@ -258,11 +268,13 @@ def cosine(u, v):
     >>> cosine([1, 0], [1, 1])
     0.7071067811865475
     """
-    u, v = _vector("u", u), _vector("v", v)
-    if not any(u) or not any(v):
-        raise ValueError("cosine is undefined for a zero vector: it points nowhere")
-    # scale each by a power of 2: exact, and then no square overflows or vanishes
-    u, v = ([math.ldexp(x, -math.frexp(max(w, key=abs))[1]) for x in w] for w in (u, v))
+    u, v = _vector("u", u, FINITE), _vector("v", v, FINITE)
+    if not any(u) or not any(v):  # 0 / 0 would fail with no word of why
+        raise ValueError("a zero vector points nowhere: it has no cosine")
+    def scaled(w):  # divided by a power of 2 near its largest number: exact
+        _, exponent = math.frexp(max(map(abs, w)))
+        return [math.ldexp(x, -exponent) for x in w]
+    u, v = scaled(u), scaled(v)  # now no square below can overflow or vanish
     similarity = dot(u, v) / math.sqrt(dot(u, u) * dot(v, v))
     return max(-1.0, min(1.0, similarity))  # rounding can stray a hair past 1
 
@@ -273,11 +285,13 @@ def context_pairs(sentences, vocab, window=2):
     >>> context_pairs(["a b c"], ["a", "b", "c"], window=1)
     [(0, 1), (1, 0), (1, 2), (2, 1)]
     """
-    sentences, vocab = _texts("sentences", sentences, vocab)
+    vocab = _vocab(vocab)
+    sentences = _texts("sentences", sentences, vocab)
     window = _whole("window", window, 1)
-    id_of = {word: i for i, word in enumerate(vocab)}  # one look-up for all sentences
+    id_of = {word: i for i, word in enumerate(vocab)}  # one look-up for all
     pairs = []
-    for ids in ([id_of[word] for word in sentence.split()] for sentence in sentences):
+    for sentence in sentences:
+        ids = [id_of[word] for word in sentence.split()]
         for i, word in enumerate(ids):
             near = range(max(0, i - window), min(len(ids), i + window + 1))
             pairs += [(word, ids[j]) for j in near if j != i]
@@ -305,99 +319,104 @@ def sgns_step(word, context, label, lr):
     ([1.0, 0.25], [0.25, 1.0])
     """
     if not isinstance(word, list) or not isinstance(context, list):
-        raise TypeError("word and context must be lists: sgns_step changes them "
-                        "in place")
-    lr = _number("lr", lr)
+        raise TypeError("word and context must be lists: sgns_step changes "
+                        "them in place")
+    _vector("word", word), _vector("context", context)
     if label not in (0, 1):
-        raise ValueError(f"label must be 1 (a real neighbour) or 0 (a random word), "
-                         f"got {label!r}")
+        raise ValueError(f"label must be 1 (a real neighbour) or 0 (a random "
+                         f"word), got {_shown(label)}")
+    lr = _number("lr", lr, LARGEST)
     g = lr * (label - sigmoid(dot(word, context)))
     word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
                            [c + g * w for w, c in zip(word, context)])
 
 
 def train_embeddings(corpus, seed=SEED, epochs=TRAIN_EPOCHS, vocab=None):
-    """Train word vectors by skip-gram with negative sampling; return (vocab, table).
+    """Train word vectors by skip-gram with negative sampling: (vocab, table).
 
     >>> vocab, table = train_embeddings(["a b", "b c"], epochs=1)
     >>> vocab, len(table) == len(vocab)
     (['a', 'b', 'c'], True)
     """
-    corpus, vocab = _corpus(corpus, vocab)
-    seed, epochs = _whole("seed", seed, 0), _whole("epochs", epochs, 0)
+    vocab = None if vocab is None else _vocab(vocab)
+    corpus = _corpus(corpus, vocab)
+    seed = _whole("seed", seed, 0, hint=NEGATIVE_SEED)
+    epochs = _whole("epochs", epochs, 0)
     if vocab is None:  # vocab sets the ID order: by default, alphabetical
-        vocab = sorted({word for sentence in corpus for word in sentence.split()})
+        vocab = sorted({word for text in corpus for word in text.split()})
     rng = random.Random(seed)
-    # each word gets two rows, as a word and as a context: tiny and random
-    words, contexts = ([[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL for _ in range(
-        TRAIN_D_MODEL)] for _ in vocab] for _ in "wc")
+    # each word gets two rows, as a word and as a context: small and random
+    words = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL
+              for _ in range(TRAIN_D_MODEL)] for _ in vocab]
+    contexts = [[rng.uniform(-0.5, 0.5) / TRAIN_D_MODEL
+                 for _ in range(TRAIN_D_MODEL)] for _ in vocab]
     pairs = context_pairs(corpus, vocab)
     for epoch in range(epochs):
-        lr = LEARNING_RATE * (1 - epoch / epochs)  # decays to 0, as word2vec's does
+        lr = LEARNING_RATE * (1 - epoch / epochs)  # to 0, as in word2vec
         rng.shuffle(pairs)
         for word, context in pairs:
-            sgns_step(words[word], contexts[context], 1, lr)
-            for _ in range(NEGATIVES):  # a random word stands in for a non-neighbour
-                sgns_step(words[word], contexts[rng.randrange(len(vocab))], 0, lr)
-    # all rows end up leaning one shared way: take it out, so only differences remain
+            # a real neighbour, label 1; random words stand in for others, 0
+            others = [rng.randrange(len(vocab)) for _ in range(NEGATIVES)]
+            for other, label in [(context, 1)] + [(o, 0) for o in others]:
+                w, c = words[word], contexts[other]  # as sgns_step does it
+                score = math.fsum(map(operator.mul, w, c))  # w . c
+                g = lr * (label - sigmoid(score))
+                words[word] = [x + g * y for x, y in zip(w, c)]
+                contexts[other] = [y + g * x for x, y in zip(w, c)]
+    # all rows end up leaning one shared way: take it out, keep differences
     mean = [math.fsum(column) / len(words) for column in zip(*words)]
     return vocab, [[x - m for x, m in zip(row, mean)] for row in words]
 
 
 def nearest(word, vocab, table, k=3):
-    """Return the k other words whose rows point most nearly the way word's does.
+    """Return the k other words whose rows point most nearly as word's does.
 
-    Zero rows (a padding row, say) point nowhere, so they are left out; ties go
-    to the lower ID.
-
-    >>> nearest("b", ["a", "b", "c", "d"], [[1, 0], [2, 1], [0, 1], [0, 0]], k=2)
+    >>> nearest("b", ["a", "b", "c", "d"], [[1, 0], [2, 1], [0, 1], [0, 0]], 2)
     [('a', 0.8944271909999159), ('c', 0.4472135954999579)]
     """
-    word, vocab = _text("word", word, vocab)
-    table, k = _rows("table", table, len(vocab)), _whole("k", k, 1)
-    if len(word.split()) != 1:
-        raise ValueError(f"nearest() takes one word, got {word!r}")
-    i = vocab.index(word.strip())
+    vocab = _vocab(vocab)
+    word = _word(word, vocab)
+    table = _rows("table", table, len(vocab), most=FINITE)
+    k = _whole("k", k, 1)
+    i = vocab.index(word)
     if not any(table[i]):  # a zero row points nowhere: no angle to measure
-        raise ValueError(f"{word!r} has a zero row: it points nowhere, "
-                         "so nothing is near")
+        raise ValueError(f"{word!r} has a zero row, so nothing is near it")
     scores = [(other, cosine(table[i], row)) for j, (other, row)
               in enumerate(zip(vocab, table)) if j != i and any(row)]
-    return sorted(scores, key=lambda pair: pair[1], reverse=True)[:k]  # ties: by ID
+    return sorted(scores, key=lambda pair: pair[1], reverse=True)[:k]  # by ID
 
 
-# --- claim: the layers above make the vectors contextual -----------------------
+# --- claim: the layers above make the vectors contextual ---------------------
 
 def softmax(scores):
     """Turn scores into weights that are positive and sum to 1.
 
-    >>> softmax([0.0, 0.0, -1000.0])  # exp(-1000) is too small for a float: 0.0
+    >>> softmax([0.0, 0.0, -1000.0])  # exp(-1000) is too small for a float: 0
     [0.5, 0.5, 0.0]
     """
-    scores = _vector("scores", scores)
-    if not scores:
-        raise ValueError("softmax needs at least one score")
-    top = max(scores)  # subtract the largest score, so that exp cannot overflow
+    scores = _vector("scores", scores, FINITE, least=1)
+    top = max(scores)  # take the largest score off, and exp cannot overflow
     exps = [math.exp(score - top) for score in scores]
     total = math.fsum(exps)
     return [e / total for e in exps]
 
 
 def attend(rows):
-    """Mix the rows: each row q becomes a softmax(q . k / sqrt(d))-weighted average.
+    """Mix the rows: row q becomes a softmax(q . k / sqrt(d))-weighted average.
 
-    >>> [[round(x, 3) for x in row] for row in attend([[1.0, 0.0], [0.0, 1.0]])]
+    >>> [[round(x, 2) for x in row] for row in attend([[1.0, 0], [0, 1.0]])]
     [[0.67, 0.33], [0.33, 0.67]]
     """
     rows = _rows("rows", rows)
-    scale = math.sqrt(len(rows[0]))  # one head, no learned projections: the sequel's
-    return [vecmat(softmax([dot(q, k) / scale for k in rows]), rows) for q in rows]
+    scale = math.sqrt(len(rows[0]))  # one head, no learned projections yet
+    return [vecmat(softmax([dot(q, k) / scale for k in rows]), rows)
+            for q in rows]
 
 
-# --- claim: a sentence embedding is not a token embedding ----------------------
+# --- claim: a sentence embedding is not a token embedding --------------------
 
 def sentence_vector(rows):
-    """Pool a text's contextual rows into one vector: their average, number by number.
+    """Pool a text's contextual rows into one vector: their average.
 
     >>> sentence_vector([[1.0, 2.0], [3.0, 6.0]])
     [2.0, 4.0]
@@ -409,90 +428,83 @@ def sentence_vector(rows):
 def search(query, sentences, vocab, table, k=3):
     """Rank sentences by how alike their sentence vectors are to the query's.
 
-    A toy vector database: one vector per sentence, compared by cosine. A
-    sentence with no words, or with a vector of zeros, points nowhere: left out.
-
-    >>> vocab, table = ["cat", "dog", "car"], [[1.0, 0.1], [0.9, 0.2], [0.0, 1.0]]
-    >>> found = search("cat", ["car", "dog"], vocab, table)
+    >>> table = [[1.0, 0.1], [0.9, 0.2], [0.0, 1.0]]
+    >>> found = search("cat", ["car", "dog"], ["cat", "dog", "car"], table)
     >>> [(text, round(score, 3)) for text, score in found]
     [('dog', 0.993), ('car', 0.1)]
     """
-    query, vocab = _text("query", query, vocab)
-    sentences, vocab = _texts("sentences", sentences, vocab)
+    vocab = _vocab(vocab)
+    query = _text("query", query, vocab, least=1)
+    sentences = _texts("sentences", sentences, vocab)
     table, k = _rows("table", table, len(vocab)), _whole("k", k, 1)
-    if not query.split():
-        raise ValueError("search needs a query of at least one word")
     def vector_of(text):
         return sentence_vector(attend(lookup(table, encode(text, vocab))))
     target = vector_of(query)
     if not any(target):  # a zero vector points nowhere: no angle to measure
-        raise ValueError(f"the query {query!r} has a zero sentence vector: "
-                         "it points nowhere, so nothing is near")
-    vectors = ((s, vector_of(s)) for s in sentences if s.split())  # no words, no vector
-    ranked = [(s, cosine(target, v)) for s, v in vectors if any(v)]  # zeros: left out
-    return sorted(ranked, key=lambda pair: pair[1], reverse=True)[:k]  # ties: in order
+        raise ValueError("the query's sentence vector is zero: none is near")
+    vectors = ((s, vector_of(s)) for s in sentences if s.split())  # no words
+    ranked = [(s, cosine(target, v)) for s, v in vectors if any(v)]  # no zeros
+    return sorted(ranked, key=lambda pair: pair[1], reverse=True)[:k]  # stable
 
 
-# --- claims: attention alone cannot see order; positions add it ----------------
+# --- claims: attention alone cannot see order; positions add it --------------
 
 N_POSITIONS = 8  # rows of the lesson's position table: texts of up to 8 tokens
 
 
 def embed(ids, table, positions):
-    """Return each token's input vector: its row of the table plus its position's row.
+    """Return each token's input vector: its table row plus its position's row.
 
     >>> embed([1, 1], [[0.0, 0.0], [1.0, 2.0]], [[0.5, 0.0], [0.0, 0.5]])
     [[1.5, 2.0], [1.0, 2.5]]
     """
     table, positions = _rows("table", table), _rows("positions", positions)
-    ids = _ids(ids, len(table))
     if len(table[0]) != len(positions[0]):
-        raise ValueError(f"a table row holds {len(table[0])} numbers but a position "
-                         f"row {len(positions[0])}; they must match")
-    if len(ids) > len(positions):  # zip would quietly drop the tokens past the last row
-        raise ValueError(f"{len(ids)} tokens, but positions has rows for only "
-                         f"{len(positions)}: none for position {len(positions)}")
-    return [[t + p for t, p in zip(table[i], row)] for i, row in zip(ids, positions)]
+        raise ValueError(f"a table row holds {len(table[0])} numbers but a "
+                         f"position row {len(positions[0])}; they must match")
+    ids = _ids(ids, table)
+    if len(ids) > len(positions):  # zip would quietly drop the tokens past it
+        raise ValueError(f"positions has no row for position {len(positions)}")
+    return [[t + p for t, p in zip(table[i], row)]
+            for i, row in zip(ids, positions)]
 
 
 def sinusoidal(n_positions, d_model, base=10_000):
     """Return n_positions rows of sines and cosines, computed, not learned.
 
-    Row pos holds sin(pos / base^(2i/d)) at 2i and cos(pos / base^(2i/d)) at 2i + 1.
+    Row pos holds sin(pos / base^(2i/d)) at 2i and cos(pos / base^(2i/d)) at
+    2i + 1.
 
     >>> [[round(x, 3) for x in row] for row in sinusoidal(2, 4)]
     [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.01, 1.0]]
     """
-    n_positions = _whole("n_positions", n_positions, 1)
+    n_positions = _whole("n_positions", n_positions, 1, LARGEST)
     d_model = _whole("d_model", d_model, 2)
-    base = _number("base", base)
-    if base <= 0:
-        raise ValueError(f"base must be more than 0, got {base!r}")
     if d_model % 2:
-        raise ValueError(f"d_model must be even, got {d_model}: sines and cosines "
-                         "come in pairs")
+        raise ValueError(f"d_model must be even, got {d_model}: sines and "
+                         "cosines come in pairs")
+    base = _base(base)
     angles = [[pos / base ** (2 * i / d_model) for i in range(d_model // 2)]
               for pos in range(n_positions)]
-    return [[f(angle) for angle in row for f in (math.sin, math.cos)] for row in angles]
+    return [[f(angle) for angle in row for f in (math.sin, math.cos)]
+            for row in angles]
 
 
 def rotation(k, d_model, base=10_000):
     """Return R_k: the matrix that moves any sinusoidal row k positions on.
 
-    vecmat(sinusoidal(n, d)[pos], rotation(k, d)) is row pos + k, whatever pos is.
+    vecmat(sinusoidal(n, d)[pos], rotation(k, d)) is row pos + k, for any pos.
 
     >>> [[round(x, 3) for x in row] for row in rotation(1, 2)]
     [[0.54, -0.841], [0.841, 0.54]]
     """
-    k, d_model = _whole("k", k, 0), _whole("d_model", d_model, 2)
-    base = _number("base", base)
-    if base <= 0:
-        raise ValueError(f"base must be more than 0, got {base!r}")
+    k, d_model = _whole("k", k, 0, LARGEST), _whole("d_model", d_model, 2)
     if d_model % 2:
-        raise ValueError(f"d_model must be even, got {d_model}: sines and cosines "
-                         "come in pairs")
+        raise ValueError(f"d_model must be even, got {d_model}: sines and "
+                         "cosines come in pairs")
+    base = _base(base)
     turn = [[0.0] * d_model for _ in range(d_model)]
-    for i in range(0, d_model, 2):  # a 2 x 2 rotation on the diagonal for each pair
+    for i in range(0, d_model, 2):  # a 2 x 2 rotation on the diagonal per pair
         angle = k / base ** (i / d_model)
         turn[i][i], turn[i][i + 1] = math.cos(angle), -math.sin(angle)
         turn[i + 1][i], turn[i + 1][i + 1] = math.sin(angle), math.cos(angle)
@@ -500,25 +512,20 @@ def rotation(k, d_model, base=10_000):
 
 
 def rotate(vector, cosines, sines, halves=False):
-    """Rotate pair i of the vector by the angle whose cosine and sine are given.
+    """Rotate pair i of the vector by the angle of cosine i and sine i.
 
     Pairs are neighbours (0, 1), (2, 3)...; with halves, i and i + d/2.
 
-    >>> from fractions import Fraction
-    >>> def turn(v, m):  # m steps of a rotation with rational cos 3/5 and sin 4/5
-    ...     for _ in range(m):
-    ...         v = rotate(v, [Fraction(3, 5)], [Fraction(4, 5)])
-    ...     return v
-    >>> def score(q, k):
-    ...     return sum(a * b for a, b in zip(q, k))  # exact, for Fractions
-    >>> score(turn([1, 2], 5), turn([3, -1], 3)) == score(turn([1, 2], 2), [3, -1])
-    True
+    >>> rotate([1.0, 0.0], [0.0], [1.0])  # a quarter turn
+    [0.0, 1.0]
     """
-    vector, cosines, sines = _vector("vector", vector), \
-        _vector("cosines", cosines), _vector("sines", sines)
+    vector, cosines = _vector("vector", vector), _vector("cosines", cosines)
+    sines = _vector("sines", sines)
     if not len(vector) == 2 * len(cosines) == 2 * len(sines):
-        raise ValueError(f"a vector of {len(vector)} numbers needs a cosine and a sine "
-                         f"for each of its pairs; got {len(cosines)} and {len(sines)}")
+        raise ValueError(f"a vector of {len(vector)} numbers needs a cosine "
+                         f"and a sine for each of its pairs; got "
+                         f"{len(cosines)} and {len(sines)}")
+    halves = _flag("halves", halves)
     half = len(cosines)
     out = list(vector)
     for i, (cos, sin) in enumerate(zip(cosines, sines)):
@@ -534,19 +541,20 @@ def rope(vector, position, base=10_000, halves=False):
     >>> [round(x, 3) for x in rope([1.0, 0.0, 1.0, 0.0], 1)]
     [0.54, 0.841, 1.0, 0.01]
     """
-    vector, position = _vector("vector", vector), _whole("position", position, 0)
-    base = _number("base", base)
-    if base <= 0:
-        raise ValueError(f"base must be more than 0, got {base!r}")
+    vector = _vector("vector", vector)
     if len(vector) % 2:
-        raise ValueError(f"a vector of {len(vector)} numbers cannot be rotated: RoPE "
-                         "turns numbers in pairs, so their count must be even")
-    angles = [position / base ** (2 * i / len(vector)) for i in range(len(vector) // 2)]
-    return rotate(vector, [math.cos(a) for a in angles], [math.sin(a) for a in angles],
-                  halves)
+        raise ValueError(f"a vector of {len(vector)} numbers cannot be "
+                         "rotated: RoPE turns numbers in pairs, so their "
+                         "count must be even")
+    position = _whole("position", position, 0, LARGEST)
+    base, halves = _base(base), _flag("halves", halves)
+    angles = [position / base ** (2 * i / len(vector))
+              for i in range(len(vector) // 2)]
+    return rotate(vector, [math.cos(a) for a in angles],
+                  [math.sin(a) for a in angles], halves)
 
 
-# --- claim: the output layer reads the table again ------------------------------
+# --- claim: the output layer reads the table again ---------------------------
 
 def logits(vector, table):
     """Score each token for the vector: its dot product with the token's row.
@@ -555,182 +563,279 @@ def logits(vector, table):
     [0.5, 2.0]
     """
     vector, table = _vector("vector", vector), _rows("table", table)
-    return [dot(vector, row) for row in table]  # the embedding table, read backwards
+    return [dot(vector, row) for row in table]  # the embedding table, reread
 
 
-# --- input checks: one checker per kind of value --------------------------------
-# A public function's first lines, its check lines, call these and nothing
-# else. A checker hands its values back unchanged or in a plainer form (a list
-# for any iterable, a Python int for a NumPy integer), or refuses them with a
-# message that names them. A checker calls no other, but for _number, which
-# the list checkers call for the items they cannot pass in one go.
+# --- input checks: one checker per kind of value -----------------------------
+# A public function's check lines, the first of its body, call these and no
+# other function of this file; the idea after them calls none of these. A
+# checker hands its value back unchanged or in a plainer form (a list for any
+# iterable, a Python int for a NumPy integer), or refuses it with a message
+# that names it. A checker calls no other, but for _number, which the list
+# checkers call for the items they cannot pass in one go, and the two helpers
+# that write messages, _shown and _unknown.
 
-LARGEST = 1e150  # a product of two numbers this large still fits a float (1.8e308)
+CHECKERS = ("_whole", "_index", "_ids", "_vocab", "_text", "_word", "_texts",
+            "_corpus", "_number", "_vector", "_rows", "_base", "_flag")
+MESSAGES = ("_shown", "_unknown")  # what the checkers write their messages with
+NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
+                 "negative seed would only repeat one)")
+FINITE = 1.7976931348623157e308  # the largest float: any finite number fits
+LARGEST = 1e150  # where numbers multiply: a product of two still fits a float
+NOT_A_LIST = (str, bytes, bytearray, dict, set, frozenset)  # iterables, yet
 
 
-def _whole(name, value, least, most=None, none=False):
-    """Return value as an int of least or more; if most is given, an index up to it."""
-    if value is None and none:
-        return None
+def _whole(name, value, least, most=None, hint=""):
+    """Return value as an int from least to most (no most: no limit)."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}: {value!r}")
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}: "
+                        f"{_shown(value)}")
     value = int(value)
-    if most is not None and not least <= value <= most:  # -1 would wrap to the end
-        raise IndexError(f"{name} {value} is out of range; valid values are {least} "
-                         f"to {most}")
-    if value < least:
-        why = (" (random.Random(-5) draws what random.Random(5) draws, so a negative "
-               "seed would only repeat one)") if name == "seed" else ""
-        raise ValueError(f"{name} must be at least {least}, got {value}{why}")
+    if value < least or most is not None and value > most:
+        limits = f"{least} to {most:g}" if most is not None else (
+            f"at least {least}")
+        raise ValueError(f"{name} must be {limits}, got {_shown(value)}{hint}")
     return value
 
 
-def _ids(ids, n_rows):
-    """Return ids as a list of ints, each naming a row from 0 to n_rows - 1."""
-    if isinstance(ids, (str, bytes, dict, set)) or not hasattr(ids, "__iter__"):
-        fix = {int: f" (write [{ids}])", str: " (encode the text first)"}
-        raise TypeError(f"ids must be a list of token IDs, not {type(ids).__name__}: "
-                        f"{ids!r}{fix.get(type(ids), '')}")
+def _index(name, value, size, wrap=False):
+    """Return value as an index of one of size items, or None for none.
+
+    With wrap, -1 is the last item, as Python indexes; without, negative
+    values are refused, since Python would quietly take them the same way.
+    """
+    if value is None and wrap:
+        return None
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}: "
+                        f"{_shown(value)}")
+    least = -size if wrap else 0
+    if not least <= int(value) < size:
+        raise IndexError(f"{name} {_shown(int(value))} is out of range; valid "
+                         f"values are {least} to {size - 1}")
+    return int(value)
+
+
+def _ids(ids, rows):
+    """Return ids as a list of ints, each naming one of rows (a count, or a
+    table or vocabulary)."""
+    if not isinstance(rows, int):  # a table or a vocabulary: it is indexed
+        if isinstance(rows, NOT_A_LIST) or not hasattr(rows, "__getitem__"):
+            raise TypeError(f"a table must be a list or tuple of rows, not "
+                            f"{type(rows).__name__}: rows are read by ID")
+        rows = len(rows)
+    if isinstance(ids, NOT_A_LIST) or not hasattr(ids, "__iter__"):
+        fix = {int: " (write [ID])", str: " (encode the text first)"}
+        raise TypeError(f"ids must be a list of token IDs, not "
+                        f"{type(ids).__name__}: {_shown(ids)}"
+                        f"{fix.get(type(ids), '')}")
     ids = list(ids)
     for position, i in enumerate(ids):
         if isinstance(i, bool) or not hasattr(type(i), "__index__"):
             raise TypeError(f"token ID at position {position} must be an int, "
-                            f"not {type(i).__name__}: {i!r}")
-        if not 0 <= int(i) < n_rows:  # Python would quietly wrap -1 to the last row
-            raise IndexError(f"token ID {i} at position {position} is out of range; "
-                             f"valid IDs are 0 to {n_rows - 1}")
+                            f"not {type(i).__name__}: {_shown(i)}")
+        if not 0 <= int(i) < rows:  # Python would quietly wrap -1 to the end
+            raise IndexError(f"token ID {_shown(int(i))} at position "
+                             f"{position} is out of range; valid IDs are 0 to "
+                             f"{rows - 1}")
     return [int(i) for i in ids]
 
 
-def _text(name, text, vocab):
-    """Return text, and vocab as a list: distinct words, and text uses only them."""
-    if isinstance(vocab, (str, bytes, dict, set)) or not hasattr(vocab, "__iter__"):
-        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
-                        f"{vocab!r}")
+def _vocab(vocab):
+    """Return vocab as a list of distinct str, in its own order."""
+    if isinstance(vocab, NOT_A_LIST) or not hasattr(vocab, "__iter__"):
+        why = " (its order would be hash order)" if isinstance(
+            vocab, (set, frozenset)) else ""
+        raise TypeError(f"vocab must be a list of words, not "
+                        f"{type(vocab).__name__}{why}: {_shown(vocab)}")
     vocab = list(vocab)
+    odd = [word for word in vocab if not isinstance(word, str)]
+    if odd:
+        raise TypeError(f"vocab's words must be str, not "
+                        f"{type(odd[0]).__name__}: {_shown(odd[0])}")
     if len(set(vocab)) < len(vocab):
-        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
-        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
+        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:])
+                    if a == b)
+        raise ValueError(f"vocab lists {_shown(twice)} twice; each word needs "
+                         "one ID")
+    return vocab
+
+
+def _text(name, text, vocab, least=0):
+    """Return text: a str of at least `least` words, all of them in vocab."""
     if not isinstance(text, str):
-        raise TypeError(f"{name} must be a str, not {type(text).__name__}: {text!r}")
-    unknown = [(at, word) for at, word in enumerate(text.split()) if word not in vocab]
+        raise TypeError(f"{name} must be a str, not {type(text).__name__}: "
+                        f"{_shown(text)}")
+    words, known = text.split(), set(vocab)
+    if len(words) < least:
+        raise ValueError(f"{name} needs at least {least} word, got none")
+    unknown = [(at, w) for at, w in enumerate(words) if w not in known]
     if unknown:
         raise ValueError(_unknown(*unknown[0], vocab))
-    return text, vocab
+    return text
+
+
+def _word(word, vocab):
+    """Return word, one word of vocab, as the plain word: spaces left out."""
+    if not isinstance(word, str):
+        raise TypeError(f"word must be a str, not {type(word).__name__}: "
+                        f"{_shown(word)}")
+    if len(word.split()) != 1:
+        raise ValueError(f"word must be one word, got {_shown(word)}")
+    if word.strip() not in vocab:
+        raise ValueError(_unknown(0, word.strip(), vocab))
+    return word.strip()
 
 
 def _texts(name, texts, vocab):
-    """Return texts and vocab as lists: distinct words, and texts use only them."""
-    if isinstance(vocab, (str, bytes, dict, set)) or not hasattr(vocab, "__iter__"):
-        raise TypeError(f"vocab must be a list of words, not {type(vocab).__name__}: "
-                        f"{vocab!r}")
-    vocab = list(vocab)
-    known = set(vocab)
-    if len(known) < len(vocab):
-        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
-        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
-    if isinstance(texts, (str, bytes, dict, set)) or not hasattr(texts, "__iter__"):
-        raise TypeError(f"{name} must be a list of str, not {type(texts).__name__}: "
-                        f"{texts!r}")
-    texts = list(texts)
+    """Return texts as a list of str, each made of words of vocab."""
+    if isinstance(texts, NOT_A_LIST) or not hasattr(texts, "__iter__"):
+        raise TypeError(f"{name} must be a list of str, not "
+                        f"{type(texts).__name__}: {_shown(texts)}")
+    texts, known = list(texts), set(vocab)
     for i, text in enumerate(texts):
         if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a str, not {type(text).__name__}: "
-                            f"{text!r}")
-        unknown = [(at, w) for at, w in enumerate(text.split()) if w not in known]
+            raise TypeError(f"{name}[{i}] must be a str, not "
+                            f"{type(text).__name__}: {_shown(text)}")
+        unknown = [(at, w) for at, w in enumerate(text.split())
+                   if w not in known]
         if unknown:
-            raise ValueError(f"{name}[{i}] has an " + _unknown(*unknown[0], vocab))
-    return texts, vocab
+            raise ValueError(f"{name}[{i}] has an "
+                             + _unknown(*unknown[0], vocab))
+    return texts
 
 
 def _corpus(corpus, vocab):
-    """Return corpus as a list of str, and vocab: None, or each of its words once."""
-    if isinstance(corpus, (str, bytes, dict, set)) or not hasattr(corpus, "__iter__"):
-        raise TypeError(f"corpus must be a list of str, not {type(corpus).__name__}: "
-                        f"{corpus!r}")
+    """Return corpus as a list of str with two words or more in a sentence;
+    vocab, if not None, must hold each of its words once."""
+    if isinstance(corpus, NOT_A_LIST) or not hasattr(corpus, "__iter__"):
+        raise TypeError(f"corpus must be a list of str, not "
+                        f"{type(corpus).__name__}: {_shown(corpus)}")
     corpus = list(corpus)
     for i, sentence in enumerate(corpus):
         if not isinstance(sentence, str):
             raise TypeError(f"corpus[{i}] must be a str, not "
-                            f"{type(sentence).__name__}: {sentence!r}")
-    if vocab is None:
-        return corpus, None
-    vocab, words = list(vocab), {word for text in corpus for word in text.split()}
-    if len(set(vocab)) < len(vocab):
-        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:]) if a == b)
-        raise ValueError(f"vocab lists {twice!r} twice; each word needs one ID")
-    if set(vocab) != words:
-        missing, extra = sorted(words - set(vocab)), sorted(set(map(repr, vocab)) - set(
-            map(repr, words)))
-        raise ValueError(f"vocab must list each word of the corpus once, in any order; "
-                         f"missing: {', '.join(missing) or 'none'}; "
-                         f"not in the corpus: {', '.join(extra) or 'none'}")
-    return corpus, vocab
+                            f"{type(sentence).__name__}: {_shown(sentence)}")
+    if not any(len(sentence.split()) > 1 for sentence in corpus):
+        raise ValueError("the corpus has no sentence of two words or more, so "
+                         "no word has a neighbour to learn from")
+    words = {word for text in corpus for word in text.split()}
+    if vocab is not None and set(vocab) != words:
+        missing = ", ".join(sorted(words - set(vocab))) or "none"
+        extra = ", ".join(sorted(map(repr, set(vocab) - words))) or "none"
+        raise ValueError(f"vocab must list each word of the corpus once, in "
+                         f"any order; missing: {missing[:200]}; not in the "
+                         f"corpus: {extra[:200]}")
+    return corpus
 
 
-def _number(name, x):
-    """Return x as a plain number (an int, float or Fraction): finite, up to LARGEST."""
-    if type(x) not in (int, float):  # NumPy's numbers become Python's; a Fraction stays
-        import numbers  # here, not at the top: only other kinds of number need it
-        whole = hasattr(type(x), "__index__")  # an integer: operator.index takes it
-        if isinstance(x, bool) or not whole and not isinstance(x, numbers.Real):
-            raise TypeError(f"{name} must be a real number, not {type(x).__name__}: "
-                            f"{x!r}")
-        x = int(x) if whole else x if isinstance(x, numbers.Rational) else float(x)
-    if not abs(x) <= LARGEST:  # nan fails every comparison, so it is refused here too
-        shown = f"an int of {x.bit_length():,} bits" if isinstance(x, int) else repr(x)
-        raise ValueError(f"{name} is {shown}; a number here must be finite and at most "
-                         f"{LARGEST:g} in size, so that products of two fit a float")
+def _number(name, x, most=FINITE):
+    """Return x as a plain number (int, float, Fraction), finite, to most."""
+    if type(x) not in (int, float):  # NumPy's numbers become Python's
+        import numbers  # here, not at the top: only other numbers need it
+        whole = hasattr(type(x), "__index__")  # an integer: it has __index__
+        if isinstance(x, bool) or not (whole or isinstance(x, numbers.Real)):
+            raise TypeError(f"{name} must be a real number, not "
+                            f"{type(x).__name__}: {_shown(x)}")
+        rational = isinstance(x, numbers.Rational)  # a Fraction stays one
+        x = int(x) if whole else x if rational else float(x)
+    if not abs(x) <= most:  # nan fails every comparison: refused here too
+        limit = " and fit a float" if most == FINITE else (
+            f" and at most {most:g} in size, so that products of two fit a "
+            "float")
+        raise ValueError(f"{name} is {_shown(x)}; a number here must be "
+                         f"finite{limit}")
     return x
 
 
-def _vector(name, values):
+def _vector(name, values, most=LARGEST, least=0):
     """Return values as a list of numbers, each as _number would pass it."""
-    if isinstance(values, (str, bytes, dict, set)) or not hasattr(values, "__iter__"):
+    if isinstance(values, NOT_A_LIST) or not hasattr(values, "__iter__"):
         raise TypeError(f"{name} must be a list of numbers, not "
-                        f"{type(values).__name__}: {values!r}")
+                        f"{type(values).__name__}: {_shown(values)}")
     values = list(values)
-    if set(map(type, values)) <= {float} and sum(map(abs, values)) <= LARGEST:
-        return values  # the usual case, floats small enough together: passed in one go
-    return [_number(f"{name}[{i}]", x) for i, x in enumerate(values)]
+    if len(values) < least:
+        raise ValueError(f"{name} needs at least {least} number, got none")
+    if set(map(type, values)) <= {float} and sum(map(abs, values)) <= most:
+        return values  # the usual case, floats small enough, in one go
+    return [_number(f"{name}[{i}]", x, most) for i, x in enumerate(values)]
 
 
-def _rows(name, rows, count=None, of="vocab"):
-    """Return rows as lists of numbers as _number passes them, all of one length."""
-    if isinstance(rows, (str, bytes, dict, set)) or not hasattr(rows, "__iter__"):
+def _rows(name, rows, count=None, of="vocab", most=LARGEST, only=None):
+    """Return rows as lists of numbers as _number passes them, all of one
+    length; with only, check the rows at those indexes and return rows."""
+    if isinstance(rows, NOT_A_LIST) or not hasattr(rows, "__iter__"):
         raise TypeError(f"{name} must be a list of rows of numbers, not "
-                        f"{type(rows).__name__}: {rows!r}")
-    rows = list(rows)
-    for i, row in enumerate(rows):
-        if isinstance(row, (str, bytes, dict, set)) or not hasattr(row, "__iter__"):
+                        f"{type(rows).__name__}: {_shown(rows)}")
+    picked = enumerate(rows) if only is None else (
+        (i, rows[i]) for i in sorted(set(only)))
+    checked = []
+    for i, row in picked:
+        if isinstance(row, NOT_A_LIST) or not hasattr(row, "__len__"):
             raise TypeError(f"{name}[{i}] must be a list of numbers, not "
-                            f"{type(row).__name__}: {row!r}")
-    rows = [[_number(f"{name}[{i}][{j}]", x) for j, x in enumerate(row)]
-            for i, row in enumerate(rows)]
-    lengths = sorted(set(map(len, rows)))
-    if len(lengths) != 1 or lengths == [0]:
-        got = f"rows of lengths {lengths}" if rows else "no rows"
-        raise ValueError(f"{name} must hold 1 row or more, all of one length, 1 or "
-                         f"more; got {got}")
-    if count is not None and len(rows) != count:
-        raise ValueError(f"len({name}) is {len(rows)} but len({of}) is {count}; "
-                         "they must match")
-    return rows
+                            f"{type(row).__name__}: {_shown(row)}")
+        if not (set(map(type, row)) <= {float} and sum(map(abs, row)) <= most):
+            row = [_number(f"{name}[{i}][{j}]", x, most)
+                   for j, x in enumerate(row)]
+        checked.append(list(row))
+    lengths = sorted(set(map(len, checked)))
+    if len(lengths) > 1 or lengths == [0] or not checked and only is None:
+        got = f"rows of lengths {lengths}" if checked else "no rows"
+        raise ValueError(f"{name} must hold 1 row or more, all of one "
+                         f"length, 1 or more; got {got}")
+    if count is not None and len(checked) != count:
+        raise ValueError(f"len({name}) is {len(checked)} but len({of}) is "
+                         f"{count}; they must match")
+    return checked if only is None else rows
+
+
+def _base(base):
+    """Return the base of sines or rotations: a number from 1e-150 to 1e150."""
+    base = _number("base", base, LARGEST)
+    if not base >= 1 / LARGEST:
+        raise ValueError(f"base must be from {1 / LARGEST:g} to {LARGEST:g}, "
+                         f"so that angles fit a float; got {_shown(base)}")
+    return base
+
+
+def _flag(name, value):
+    """Return value, True or False: a flag is a bool, not any other value."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, not "
+                        f"{type(value).__name__}: {_shown(value)}")
+    return value
+
+
+def _shown(value):
+    """Write a value for a message: in full if short; a huge int, its size."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an int of {value.bit_length():,} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else (
+        f"{text[:40]}... ({len(text):,} characters)")
 
 
 def _unknown(position, word, vocab):
-    """Say that a word is not in vocab; guess why: a capital, a stop, a look-alike."""
+    """Say that a word is not in vocab; guess why: a capital, a stop, a typo,
+    a look-alike letter."""
     guess, letters = word.lower().strip(".,;:!?\"'()"), set("".join(vocab))
     odd = [c for c in word if c not in letters and not c.isascii()
            or not c.isprintable()]
-    hint = f" (did you mean {guess!r}?)" if guess in vocab else ""
-    if odd and not hint:  # a Cyrillic о looks just like a Latin o
+    if odd:  # a Cyrillic о looks just like a Latin o
         import unicodedata  # here, not at the top: only this message needs it
         called = unicodedata.name(odd[0], "(no name)")
-        hint = f" (it holds U+{ord(odd[0]):04X} {called}, which no vocabulary word has)"
-    shown = f"{word[:30]!r}... ({len(word):,} characters)" if word[40:] else repr(word)
-    known = ", ".join(vocab[:12]) + (f", ... ({len(vocab)} words)" * bool(vocab[12:]))
-    return f"unknown token {shown} at position {position}{hint}; vocabulary: {known}"
+        hint = (f" (it holds U+{ord(odd[0]):04X} {called}, which no "
+                "vocabulary word has)")
+    else:  # a capital, a full stop, or a typo
+        import difflib  # here, not at the top: only this message needs it
+        close = [guess] if guess in vocab else difflib.get_close_matches(
+            guess, vocab, n=2, cutoff=0.75)
+        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close \
+            else ""
+    known = ", ".join(vocab[:60]) + (
+        f", ... ({len(vocab)} words)" if vocab[60:] else "")
+    return (f"unknown token {_shown(word)} at position {position}{hint}; "
+            f"vocabulary: {known}")
 
 
 # ===============================================================================
@@ -805,7 +910,7 @@ def _lookups(ids, n_rows):
 
 
 def _where(found, lead=""):
-    """Describe where a row is looked up: '', 'position 2' or 'positions 1, 3'."""
+    """Say where a row is looked up: '', 'position 2' or 'positions 1, 3'."""
     if not found:
         return ""
     if len(found) > 4:
@@ -1167,17 +1272,21 @@ def _print_sinusoids(row):
     norm = math.sqrt(dot(row, row))
     print(f"sizes: a token row {norm:.2f}, or {norm * math.sqrt(d):.2f} scaled by "
           f"sqrt(d_model); a sinusoidal row {math.sqrt(d / 2):.2f}")
-    print("  the original Transformer and Gemma scale token rows by sqrt(d_model)")
-    print("  before adding positions; GPT-2 and Llama do not")
+    # Gemma scales its token rows too (Hugging Face's GemmaModel multiplies them
+    # by hidden_size ** 0.5), but it adds no position rows: its report,
+    # arXiv:2403.08295, uses RoPE in each layer instead
+    print("  the original Transformer scales token rows by sqrt(d_model) before")
+    print("  adding positions; Gemma scales them too, but adds no position rows")
+    print("  (it uses RoPE); GPT-2 and Llama do not scale them")
 
 
 def _print_rope(row):
     """Show that RoPE's scores depend on how far apart two positions are, not where."""
-    q, k = row, row[::-1]
+    q, k, base = row, row[::-1], LLAMA3_ROPE_BASE
     pairs = ((5, 3), (12, 10), (102, 100))
-    scores = ", ".join(f"{dot(rope(q, m), rope(k, n)):.6f}" for m, n in pairs)
-    print(f"RoPE (Llama's; base {LLAMA3_ROPE_BASE:,} in Llama 3) turns queries and keys "
-          "inside")
+    scores = ", ".join(f"{dot(rope(q, m, base), rope(k, n, base)):.6f}"
+                       for m, n in pairs)
+    print(f"RoPE, as in Llama 3 (base {base:,}), turns queries and keys inside")
     print("  attention and adds nothing to the input rows. rope(q, m) . rope(k, n)")
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
 
@@ -1199,17 +1308,18 @@ def print_snippet(source):
     print(source, end="")
 
 
-# --- the figure: the table as a heatmap, in SVG ----------------------------------
+# --- the figure: the table as a heatmap, in SVG ------------------------------
 
-CELL_W, CELL_H, ROW_GAP = 56, 28, 6  # a cell; the gap keeps two outlined rows apart
-CHAR_W = 8            # a 14 px DejaVu Sans character is about 7.5 px wide
+CELL_W, CELL_H = 56, 28  # a cell
+ROW_GAP = 6  # keeps two outlined rows apart
+CHAR_W = 8  # a 14 px DejaVu Sans character is about 7.5 px wide
 MARGIN, LINE_H = 20, 22
 TITLE_Y, NOTES_Y = 34, 62  # baselines: the title, then the first note under it
-HEADINGS_H = 24       # room above the rows for their column headings
-TEXT_DROP = 5         # a 14 px text's baseline sits this far below its row's middle
+HEADINGS_H = 24  # room above the rows for their column headings
+TEXT_DROP = 5  # a 14 px text's baseline sits this far below its row's middle
 ARROW_W, ID_W = 48, 40
-LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room for it below the rows
-TEXT_MAX_W = 900      # a longer line under the title wraps
+LEGEND_W, LEGEND_H = 240, 100  # the colour scale, and the room for it below
+TEXT_MAX_W = 900  # a longer line under the title wraps
 
 
 class SVG(str):
@@ -1220,50 +1330,54 @@ class SVG(str):
 
 
 def colour(value):
-    """Map -1..1 onto a purple-white-orange scale, safe for colour-blind readers.
+    """Map -1..1 onto a purple-white-orange scale, safe for colour-blind eyes.
 
     >>> colour(-1), colour(0), colour(0.5), colour(1)
     ('#542788', '#f7f7f7', '#d5a87e', '#b35806')
     """
     value = _number("value", value)
-    # the ends of ColorBrewer's PuOr scale, rated colour-blind safe at colorbrewer2.org
+    # the ends of ColorBrewer's PuOr scale, rated colour-blind safe at
+    # colorbrewer2.org
     end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)
     t = min(abs(value), 1.0)
     return "#" + "".join(f"{round(0xF7 + t * (e - 0xF7)):02x}" for e in end)
 
 
 def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
-    """Draw the table as a heatmap, with an arrow to each row the text looks up.
+    """Draw the table as a heatmap, with an arrow to each row text looks up.
 
-    >>> figure = svg_figure([[0.5, -1.0], [0.0, 1.0]], "b a b", vocab=["a", "b"])
+    >>> figure = svg_figure([[0.5, -1.0], [0.0, 1.0]], "b a b", ["a", "b"])
     >>> figure.count('class="cell"'), figure.count('class="lookup"')
     (4, 2)
     """
-    text, vocab = _text("text", text, vocab)
-    table, seed = _rows("table", table, len(vocab)), _whole("seed", seed, 0, none=True)
-    padding_idx = _whole("padding_idx", padding_idx, -len(table), len(table) - 1,
-                         none=True)
+    vocab = _vocab(vocab)
+    text = _text("text", text, vocab)
+    table = _rows("table", table, len(vocab), most=FINITE)
+    padding_idx = _index("padding_idx", padding_idx, len(table), wrap=True)
     if max(len(table), len(table[0])) > FIGURE_MAX:
-        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of {FIGURE_MAX} "
-                         f"numbers, got {len(table):,} x {len(table[0]):,}: "
-                         "any more would be too small to read")
+        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of "
+                         f"{FIGURE_MAX} numbers, got {len(table):,} x "
+                         f"{len(table[0]):,}: any more would be too small to "
+                         "read")
     if not all(word.isprintable() for word in vocab):
         raise ValueError(f"vocab holds "
                          f"{[w for w in vocab if not w.isprintable()][0]!r}; "
                          "a figure's labels must be printable")
     if padding_idx is not None and any(table[padding_idx]):
-        raise ValueError(f"padding_idx {padding_idx} names a row that is not all "
-                         "zeros, as a padding row is: draw the table with that "
-                         "padding_idx")
-    padding_row = None if padding_idx is None else padding_idx % len(table)  # -1: last
-    return _draw(table, text, vocab, seed, padding_row)
+        raise ValueError(f"padding_idx {padding_idx} names a row that is not "
+                         "all zeros, as a padding row is: draw the table with "
+                         "that padding_idx")
+    seed = seed if seed is None else _whole("seed", seed, 0,
+                                            hint=NEGATIVE_SEED)
+    padding_row = None if padding_idx is None else padding_idx % len(table)
+    return _draw(table, text, vocab, seed, padding_row)  # -1: the last row
 
 
 def _draw(table, text, vocab, seed, padding_row):
-    """Draw a checked table: the notes on top, then its rows, then the colour scale."""
+    """Draw a checked table: notes on top, then its rows, then the scale."""
     ids = [vocab.index(word) for word in text.split()]
     where = _lookups(ids, len(table))
-    labels = {i: _where(where[i]) for i in sorted(set(ids))}  # "positions 1, 2"
+    labels = {i: _where(where[i]) for i in sorted(set(ids))}  # "position 1"
     subtitle = (f'"{" ".join(text.split())}" \u2192 token IDs {ids} \u2192 '
                 "one row of the table per token.")
     x = _figure_columns(labels.values(), vocab, len(table[0]), subtitle)
@@ -1285,14 +1399,16 @@ def _draw(table, text, vocab, seed, padding_row):
 
 
 def _figure_columns(labels, vocab, d_model, subtitle):
-    """Place the figure's columns: labels, arrows, tokens, IDs, cells; and its width."""
-    label_end = MARGIN + CHAR_W * max([len("in the text")] + list(map(len, labels)))
+    """Place the columns: labels, arrows, tokens, IDs, cells; and the width."""
+    widest = max([len("in the text")] + list(map(len, labels)))
+    label_end = MARGIN + CHAR_W * widest
     token_end = label_end + ARROW_W + CHAR_W * max(map(len, vocab))
     cells = token_end + ID_W
     width = max(cells + max(d_model * CELL_W, LEGEND_W + 80),
                 min(MARGIN + CHAR_W * len(subtitle), TEXT_MAX_W)) + MARGIN
     return {"label": round(label_end), "token": round(token_end),
-            "id": round(cells - 8), "cells": round(cells), "width": round(width)}
+            "id": round(cells - 8), "cells": round(cells),
+            "width": round(width)}
 
 
 def _figure_notes(subtitle, seed, padding_row, width):
@@ -1303,83 +1419,97 @@ def _figure_notes(subtitle, seed, padding_row, width):
         drawn.append(f"Row {padding_row} is the padding row: all zeros.")
     wrap = int((width - 2 * MARGIN) / CHAR_W)
     return textwrap.wrap(subtitle, wrap, max_lines=3, placeholder=" ...",
-                         break_on_hyphens=False) + textwrap.wrap(" ".join(drawn), wrap)
+                         break_on_hyphens=False) + \
+        textwrap.wrap(" ".join(drawn), wrap)
 
 
 def _figure_key(content):
-    """Name the figure's element ids after its content: two figures in a page differ."""
+    """Name the element ids after the content: two figures in a page differ."""
     import zlib  # here, not at the top: only the figure needs it
     return f"tokembed-{zlib.crc32(content.encode('utf-8')):08x}"
 
 
 def _svg_open(width, height, title, desc, key):
-    """Open the SVG: size, viewBox, accessible title and description, arrowhead."""
+    """Open the SVG: size, viewBox, accessible title and text, arrowhead."""
     return "\n".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" '
         f'aria-labelledby="{key}-title {key}-desc" '
         'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
-        _tag("title", title, id=f"{key}-title"), _tag("desc", desc, id=f"{key}-desc"),
-        f'<defs><marker id="{key}-arrow" viewBox="0 0 10 10" refX="10" refY="5" '
-        'markerWidth="8" markerHeight="8" orient="auto">'
+        _tag("title", title, id=f"{key}-title"),
+        _tag("desc", desc, id=f"{key}-desc"),
+        f'<defs><marker id="{key}-arrow" viewBox="0 0 10 10" refX="10" '
+        'refY="5" markerWidth="8" markerHeight="8" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="#333333"/></marker></defs>',
         _tag("rect", width="100%", height="100%", fill="#ffffff"),
-        _tag("text", title, x=MARGIN, y=TITLE_Y, font_size=20, font_weight="bold")])
+        _tag("text", title, x=MARGIN, y=TITLE_Y, font_size=20,
+             font_weight="bold")])
 
 
 def _svg_rows(table, vocab, labels, x, top, key):
-    """Yield the headings, then each row: token, ID, cells; an arrow if looked up."""
-    headings = [("token", x["token"]), ("ID", x["id"])] + [("in the text", x["label"])]
+    """Yield the headings, then each row: token, ID, cells; an arrow to it."""
+    headings = [("token", x["token"]), ("ID", x["id"]),
+                ("in the text", x["label"])]
     for heading, right in headings[:len(headings) if labels else 2]:
         yield _tag("text", heading, x=right, y=top - 10, text_anchor="end",
                    font_weight="bold")
     for i, row in enumerate(table):
         y = top + i * (CELL_H + ROW_GAP)
         baseline = y + CELL_H // 2 + TEXT_DROP
+        weight = "bold" if i in labels else "normal"
         for label, right in ((vocab[i], x["token"]), (i, x["id"])):
             yield _tag("text", label, x=right, y=baseline, text_anchor="end",
-                       font_weight="bold" if i in labels else "normal", data_row=i)
+                       font_weight=weight, data_row=i)
         for j, value in enumerate(row):
             left, fill = x["cells"] + j * CELL_W, colour(value)
-            yield _tag("rect", x=left, y=y, width=CELL_W, height=CELL_H, fill=fill,
-                       class_="cell", data_row=i, data_value=value)
-            yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2, y=baseline,
-                       text_anchor="middle", fill=_ink(fill), data_row=i)
+            yield _tag("rect", x=left, y=y, width=CELL_W, height=CELL_H,
+                       fill=fill, class_="cell", data_row=i, data_value=value)
+            yield _tag("text", f"{value:.2f}", x=left + CELL_W // 2,
+                       y=baseline, text_anchor="middle", fill=_ink(fill),
+                       data_row=i)
         if i in labels:
             yield from _svg_pointer(labels[i], i, x, y, len(row), key)
 
 
 def _svg_pointer(label, i, x, y, width, key):
-    """Yield a looked-up row's outline, and its label with an arrow pointing at it."""
+    """Yield a looked-up row's outline, and its label with an arrow to it."""
     middle = y + CELL_H // 2
-    yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W, height=CELL_H,
-               fill="none", stroke="#000000", stroke_width=3, class_="lookup",
-               data_row=i)
-    yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP, text_anchor="end",
-               data_row=i)
-    yield _tag("line", x1=x["label"] + 8, y1=middle, x2=x["label"] + ARROW_W - 14,
-               y2=middle, stroke="#333333", stroke_width=1.5,
-               marker_end=f"url(#{key}-arrow)", class_="arrow", data_row=i)
+    yield _tag("rect", x=x["cells"], y=y, width=width * CELL_W,
+               height=CELL_H, fill="none", stroke="#000000", stroke_width=3,
+               class_="lookup", data_row=i)
+    yield _tag("text", label, x=x["label"], y=middle + TEXT_DROP,
+               text_anchor="end", data_row=i)
+    yield _tag("line", x1=x["label"] + 8, y1=middle,
+               x2=x["label"] + ARROW_W - 14, y2=middle, stroke="#333333",
+               stroke_width=1.5, marker_end=f"url(#{key}-arrow)",
+               class_="arrow", data_row=i)
 
 
 def _ink(fill):
-    """Choose black or white text, whichever stands out more on fill (WCAG contrast)."""
-    def linear(c):  # an sRGB channel, 0 to 255, as light
-        return c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4
+    """Choose black or white text, whichever stands out more on fill."""
+    def linear(c):  # an sRGB channel, 0 to 255, as light, as WCAG has it
+        c /= 255
+        return c / 12.92 if c <= 10 / 255 else ((c + 0.055) / 1.055) ** 2.4
     red, green, blue = (linear(int(fill[k:k + 2], 16)) for k in (1, 3, 5))
-    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue  # relative luminance
-    return "#ffffff" if 1.05 / (light + 0.05) > (light + 0.05) / 0.05 else "#000000"
+    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue  # luminance
+    black, white = (light + 0.05) / 0.05, 1.05 / (light + 0.05)  # contrasts
+    return "#ffffff" if white > black else "#000000"
 
 
 def _svg_legend(left, y, key):
-    """Yield the colour scale from -1 to 1 at height y, with its ticks and a caption."""
-    stops = "".join(_tag("stop", offset=f"{k * 25}%", stop_color=colour(k / 2 - 1))
+    """Yield the colour scale from -1 to 1 at height y, ticks and a caption."""
+    stops = "".join(_tag("stop", offset=f"{k * 25}%",
+                         stop_color=colour(k / 2 - 1))
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
-    yield f'<defs><linearGradient id="{key}-scale">{stops}</linearGradient></defs>'
-    yield _tag("text", "colour scale", x=left - 12, y=y + 12, text_anchor="end")
+    yield (f'<defs><linearGradient id="{key}-scale">{stops}'
+           '</linearGradient></defs>')
+    yield _tag("text", "colour scale", x=left - 12, y=y + 12,
+               text_anchor="end")
     yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14,
                fill=f"url(#{key}-scale)", stroke="#333333")
-    ticks = (("-1 purple", 0), ("0 white", LEGEND_W // 2), ("+1 orange", LEGEND_W))
+    ticks = (("-1 purple", 0), ("0 white", LEGEND_W // 2),
+             ("+1 orange", LEGEND_W))
     for label, dx in ticks:
         yield _tag("text", label, x=left + dx, y=y + 14 + LINE_H - 4,
                    text_anchor="middle")
@@ -1388,14 +1518,15 @@ def _svg_legend(left, y, key):
 
 
 def _tag(name, text=None, **attributes):
-    """Write one SVG element, escaping its text; font_size=14 becomes font-size="14".
+    """Write one SVG element, its text escaped; font_size= is font-size=.
 
     >>> _tag("text", "<pad>", x=10, font_weight="bold", class_="label")
     '<text x="10" font-weight="bold" class="label">&lt;pad&gt;</text>'
     """
     from html import escape  # here, not at the top: only the figure needs it
-    pairs = "".join(f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
-                    for key, value in attributes.items())
+    pairs = "".join(
+        f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
+        for key, value in attributes.items())
     if text is None:
         return f"<{name}{pairs}/>"
     return f"<{name}{pairs}>{escape(str(text))}</{name}>"
@@ -1407,23 +1538,25 @@ def _tag(name, text=None, **attributes):
 # check lines, and then whatever only they reached.
 
 def snippet(*names, checked=False):
-    """Return paste-ready source for the named functions or constants, and their needs.
-
-    The lesson view leaves out each function's check lines; checked=True keeps them.
+    """Return paste-ready source for the named functions or constants, with
+    what they need; checked=True keeps each function's check lines.
 
     >>> source = snippet("dot")
-    >>> [line for line in source.splitlines() if line.startswith(("import", "def"))]
-    ['import math', 'def dot(u, v):']
+    >>> [line for line in source.splitlines() if line.startswith("def")]
+    ['def dot(u, v):']
     """
+    checked = _flag("checked", checked)
     names = _copyable(names)
-    about = ("checked view, tokembed.py {} (MIT); lesson view: drop --checked"
-             if checked else "lesson view, tokembed.py {} (MIT); --checked adds checks")
+    about = ("checked view, tokembed.py {}; lesson view: drop --checked"
+             if checked else "lesson view, tokembed.py {}; --checked adds checks")
     pieces = _pieces(checked)
-    return _snippet_header(names, about) + _joined(_reach(names, pieces), names, pieces)
+    needed = _reach(names, pieces)
+    return _snippet_header(names, about, needed) + _joined(needed, names, pieces)
 
 
 def exercise(name):
-    """Return the lesson view of a function with its body left for a learner to write.
+    """Return the lesson view of a function with its body left to write, and
+    checks that catch the classic wrong answers.
 
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
@@ -1434,12 +1567,43 @@ def exercise(name):
     if not isinstance(node, _ast().FunctionDef):
         raise ValueError(f"{name} is a constant, so it has no body to write")
     needed = _reach([name], pieces)
-    head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]  # def, doc
+    head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]
+    if name in MISTAKES:  # more examples, into the docstring before its end
+        head[-1:] = ["", *("    " + line for line in MISTAKES[name]), head[-1]]
     pieces[name] = (node, "\n".join(head + [
         f'    raise NotImplementedError("write the body of {name}")']))
-    about = ("an exercise, tokembed.py {} (MIT): write its body, then check it "
-             "with python3 -m doctest -v FILE")
-    return _snippet_header([name], about) + _joined(needed, [name], pieces)
+    about = ("an exercise, tokembed.py {}: write its body, then check it with "
+             "python3 -m doctest -v FILE")
+    return _snippet_header([name], about, needed) + _joined(needed, [name], pieces)
+
+
+# Each exercise's checks beyond its doctest: what the classic wrong answer
+# gets wrong. A test plants each mistake and sees these fail.
+MISTAKES = {
+    "lookup": [  # returning the table's own rows, not copies
+        ">>> table = [[1.0, 2.0], [3.0, 4.0]]",
+        ">>> rows = lookup(table, [1, 1])",
+        ">>> rows[0][0] = 9.0  # a copy: the table keeps its numbers",
+        ">>> table, rows[1]",
+        "([[1.0, 2.0], [3.0, 4.0]], [3.0, 4.0])"],
+    "lookup_backward": [  # overwriting instead of adding; a padding row learning
+        ">>> lookup_backward([[1.0], [2.0]], [0, 0], 2)  # ID 0 twice: 1 + 2",
+        "[[3.0], [0.0]]",
+        ">>> lookup_backward([[1.0], [2.0]], [0, 1], 2, padding_idx=0)",
+        "[[0.0], [2.0]]"],
+    "softmax": [  # exp of a large score, without taking the largest off first
+        ">>> softmax([1000.0, 0.0])",
+        "[1.0, 0.0]"],
+    "cosine": [  # a dot product, not divided by both lengths
+        ">>> cosine([2.0, 0.0], [3.0, 0.0]), cosine([3.0, 4.0], [-3.0, -4.0])",
+        "(1.0, -1.0)"],
+    "one_hot": [  # the 1 one place off, at either end
+        ">>> one_hot(0, 3), one_hot(2, 3)",
+        "([1, 0, 0], [0, 0, 1])"],
+    "encode": [  # str.find: a place in a string, or -1, not an ID
+        '>>> encode("late my", ["my", "late"])',
+        "[1, 0]"],
+}
 
 
 def _copyable(names):
@@ -1486,14 +1650,14 @@ def _cut(checked):
     import copy  # here, not at the top: only copying needs it
     ast, source = _ast(), _own_source()
     lines, tree = source.splitlines(), ast.parse(source)
-    checkers, pieces = _checkers(tree, lines), {}
+    pieces = {}
     for node in tree.body:
         start = node.lineno - 1
         while start and lines[start - 1].startswith("#"):
             start -= 1
         text = list(enumerate(lines[start:node.end_lineno], start + 1))
         if not checked and isinstance(node, ast.FunctionDef):
-            checks = _check_lines(node, lines, checkers)
+            checks = _check_lines(node)
             gone = {n for s in checks for n in range(s.lineno, s.end_lineno + 1)}
             text = [(n, line) for n, line in text if n not in gone]
             node = copy.copy(node)
@@ -1514,42 +1678,32 @@ def _own_source():
                          "not the file piped into python3 or given to -c") from None
 
 
-def _checkers(tree, lines):
-    """Name the functions of the input checks section: checkers and their helpers."""
-    start = lines.index(next(line for line in lines
-                             if line.startswith("# --- input checks")))
-    end = lines.index(next(line for line in lines[start:] if line.startswith("# ===")))
-    return {node.name for node in tree.body if isinstance(node, _ast().FunctionDef)
-            and start < node.lineno <= end}
+def _check_lines(node):
+    """List a function's check lines: the statements that open its body, after
+    its docstring, up to its last call of a checker (a name in CHECKERS).
 
-
-def _check_lines(node, lines, checkers):
-    """List the check lines at the start of a function's body, after its docstring.
-
-    A check line calls a checker, no other function of this module, and binds at
-    most the function's own arguments again. An `if` that only raises counts
-    too, unless a comment on its first line says what it teaches: then it is
-    part of the idea, where plain Python would quietly go wrong.
+    Each calls checkers and no other function of this file, binding at most
+    the function's own arguments again, or is an `if` that only raises. An
+    `if` that only raises after them is the idea's own: a check the lesson
+    keeps, where plain Python would go quietly wrong.
     """
-    ast, arguments = _ast(), {arg.arg for arg in node.args.args}
-    module, checks = checkers | set(globals()), []
-    for statement in node.body[1:]:
+    ast, checkers = _ast(), set(CHECKERS)
+    arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
+    ours, last = set(globals()) - set(MESSAGES), 0  # this file's, not built-ins
+    for k, statement in enumerate(node.body[1:], 1):
         calls = {call.func.id for call in ast.walk(statement)
                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
-        ours = calls & module  # calls of this module's functions, not of built-ins
-        if isinstance(statement, ast.If):
-            is_check = all(isinstance(s, ast.Raise) for s in statement.body) and \
-                not statement.orelse and "#" not in lines[statement.lineno - 1] and \
-                ours <= checkers
-        else:
-            bound = {n.id for target in getattr(statement, "targets", [])
-                     for n in ast.walk(target) if isinstance(n, ast.Name)}
-            is_check = isinstance(statement, (ast.Assign, ast.Expr)) and \
-                ours and ours <= checkers and bound <= arguments
-        if not is_check:
+        bound = {n.id for target in getattr(statement, "targets", [])
+                 for n in ast.walk(target) if isinstance(n, ast.Name)}
+        if calls & ours - checkers:
             break
-        checks.append(statement)
-    return checks
+        if isinstance(statement, (ast.Assign, ast.Expr)) and calls & checkers \
+                and bound <= arguments:
+            last = k
+        elif not (isinstance(statement, ast.If) and not statement.orelse and
+                  all(isinstance(s, ast.Raise) for s in statement.body)):
+            break
+    return node.body[1:last + 1] if last else []
 
 
 def _bound(node):
@@ -1608,37 +1762,52 @@ def _parts(node, early):
 def _joined(needed, names, pieces):
     """Join the statements to run top to bottom: imports, their needs, the names.
 
-    A name that another statement needs when it is defined (a default) moves up;
-    constants that stand together here stand together there.
+    A name that another statement needs when it is defined (a default) moves
+    up; constants that stand together here stand together there. Two blank
+    lines go around a def, as PEP 8 asks, and one between other blocks.
     """
     ast, text = _ast(), {id(node): source for node, source in pieces.values()}
     early = {name for node in needed for name in _uses(node, early=True)}
     def place(node):
         own = set(_bound(node))
         last = bool(own & set(names)) and not own & early
-        return not isinstance(node, (ast.Import, ast.ImportFrom)), last, node.lineno
-    blocks, last = [], None
+        return not isinstance(node, (ast.Import, ast.ImportFrom)), last, \
+            node.lineno
+    copy, last = "", None
     for node in sorted(needed, key=place):  # an import, or a constant, under the last
-        if type(node) is type(last) and (isinstance(node, (ast.Import, ast.ImportFrom))
-                                         or node.lineno == last.end_lineno + 1):
-            blocks[-1] += "\n" + text[id(node)]
-        else:
-            blocks.append(text[id(node)])
+        together = type(node) is type(last) and not isinstance(
+            node, ast.FunctionDef) and (isinstance(node, (ast.Import, ast.ImportFrom))
+                                        or node.lineno == last.end_lineno + 1)
+        around_def = isinstance(node, ast.FunctionDef) or isinstance(
+            last, ast.FunctionDef)
+        gap = "\n" if together else "\n\n\n" if around_def else "\n\n"
+        copy += gap[1:] if last is None else gap  # under the header's docstring
+        copy += text[id(node)]
         last = node
-    first = sorted(needed, key=place)[0]  # PEP 8: two blank lines before a def
-    return ("\n\n" if isinstance(first, ast.FunctionDef) else "\n") + \
-        "\n\n\n".join(blocks) + "\n"
+    return copy + "\n"
 
 
-def _snippet_header(names, about):
-    """Write a copy's docstring: what, from where, the other view; constants' kinds."""
+COPYRIGHT = "Copyright (c) 2026 The tokembed authors. MIT License."
+
+
+def _snippet_header(names, about, needed):
+    """Write a copy's docstring: what, from where, the license and the other
+    view; when defaults read constants, that they read them once; constants'
+    kinds."""
     import textwrap  # here, not at the top: only copying needs it
-    head = textwrap.fill(f'"""{", ".join(names)}: {about.format(__version__)}', 79)
+    early = sorted({name for node in needed for name in _uses(node, early=True)
+                    if name.isupper()})
+    notes = [f'"""{", ".join(names)}: {about.format(__version__)}', COPYRIGHT] + [
+        f"A default is read once, when its def runs: set {', '.join(early)} "
+        "above the defs, not below."] * bool(early)
     kinds = {name: type(globals()[name]).__name__ for name in names
              if not callable(globals()[name])}
     examples = "".join(f"\n\n>>> type({name}).__name__\n{kind!r}"
                        for name, kind in kinds.items())
-    return head + (f"{examples}\n" if examples else "") + '"""\n'
+    if not examples:  # the closing quotes end the last note, within 79 columns
+        notes[-1] += '"""'
+    text = "\n".join(textwrap.fill(note, 79) for note in notes)
+    return text + (f"{examples}\n\"\"\"" if examples else "") + "\n"
 
 
 # --- the command line ------------------------------------------------------------
@@ -1867,7 +2036,7 @@ HELP_EXAMPLES = """examples:
 
 def _seed_of(args):
     """Return --seed, checked, or the default seed."""
-    return _whole("seed", _given(args, "seed", SEED), 0)
+    return _whole("seed", _given(args, "seed", SEED), 0, hint=NEGATIVE_SEED)
 
 
 def _given(args, name, default):
@@ -1931,7 +2100,10 @@ def _read_stdin():
 
 
 def write_svg(path, svg):
-    """Write svg to path as open(path, "w") would, but whole or not at all.
+    """Write svg to path, as UTF-8, the way open(path, "w") writes a file.
+
+    A pipe that no one reads is refused at once: open() would wait for ever.
+    An interrupted write can leave a short file, as with open().
 
     >>> import os, tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -1940,88 +2112,34 @@ def write_svg(path, svg):
     ['table.svg']
     """
     import stat  # here, not at the top: only --svg needs it
-    path = os.fsdecode(os.fspath(path))  # a str, whether given a str, bytes or a Path
-    nonblocking = getattr(os, "O_NONBLOCK", 0)  # Windows has none
-    try:  # refuse what open() refuses (a folder, a file we may not write); no change
-        handle = os.open(path, os.O_WRONLY | nonblocking)
-    except FileNotFoundError:
-        if not path:
-            raise
-        target = os.path.realpath(path) if os.path.islink(path) else path
-        return _replace(target, svg, None)  # a new file, or a symlink's new target
-    with open(handle, "w", encoding="utf-8") as file:
-        now = os.fstat(handle)
-        if not stat.S_ISREG(now.st_mode):  # a device or a pipe: written in place
-            if nonblocking:  # a pipe no one reads was refused above, not waited on
-                os.set_blocking(handle, True)
-            file.write(svg)
-            return None
-    return _replace(os.path.realpath(path), svg, now)  # a symlink: replace its target
-
-
-def _replace(target, svg, now):
-    """Write svg beside target, then rename it over target: whole or not at all.
-
-    Where that cannot be done (a folder we may not write in, a mount point, a
-    name too long for the temporary file's suffix), write in place, as open() does.
-    """
-    import errno  # here, not at the top: only --svg needs them
-    import signal
-    folder, name = os.path.split(target)
-    temporary = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
-    hold = getattr(signal, "pthread_sigmask", None)  # Windows has none
-    if hold:  # Ctrl-C, kill and hang-up wait until the file is whole and in place
-        held = hold(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
-    try:
-        _write_new(temporary, svg, now)
-        os.replace(temporary, target)
-    except BaseException as error:
-        if os.path.lexists(temporary):
-            os.unlink(temporary)
-        if errno.errorcode.get(getattr(error, "errno", None)) not in IN_PLACE:
-            raise
-        with open(target, "w", encoding="utf-8") as file:  # not atomic: open()'s way
-            file.write(svg)
-    finally:
-        if hold:
-            hold(signal.SIG_SETMASK, held)
-
-
-# why a temporary file or its rename may fail where open(path, "w") still works
-IN_PLACE = ("EACCES", "EPERM", "EBUSY", "EXDEV", "ENAMETOOLONG", "ENOENT", "EINVAL")
-
-
-def _write_new(path, svg, now):
-    """Make a new file at path holding svg, with the mode and owner of `now`, if any."""
-    # 0o666 less the umask, as open() would make it
-    handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    with open(handle, "w", encoding="utf-8") as file:
+    path = os.fsdecode(os.fspath(path))  # a str, from a str, bytes or a Path
+    nonblocking, there = getattr(os, "O_NONBLOCK", 0), _stat_of(path)
+    if nonblocking and there and stat.S_ISFIFO(there.st_mode):  # not Windows
+        handle = os.open(path, os.O_WRONLY | nonblocking)  # no reader: ENXIO
+        os.set_blocking(handle, True)  # a reader is there: wait for it
+        file = open(handle, "w", encoding="utf-8")
+    else:
+        file = open(path, "w", encoding="utf-8")
+    with file:
         file.write(svg)
-        file.flush()
-        os.fsync(handle)
-    if now:
-        os.chmod(path, now.st_mode & 0o7777)
-        owner = (now.st_uid, now.st_gid)
-        if hasattr(os, "chown") and owner != (os.getuid(), os.getgid()):
-            try:
-                os.chown(path, now.st_uid, now.st_gid)
-            except PermissionError:  # only root may give a file away
-                pass
 
 
 def _refuse_target(path):
-    """Refuse a figure's path that is this program's file, or the file stdout writes."""
+    """Refuse a figure's path that is this program's file, or a file that
+    standard input, output or error is reading or writing."""
     import stat  # here, not at the top: only --svg needs it
-    try:
-        target = os.stat(path)
-    except (OSError, ValueError):
-        return  # nothing there yet, or nothing open() could reach: write_svg says
-    same = [name for name, there in (("tokembed.py itself", _stat_of(_own_path())),
-                                    ("standard output", _stat_of(sys.stdout)))
-            if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)
-            and not stat.S_ISCHR(target.st_mode)]  # /dev/null may be both
+    target = _stat_of(path)
+    if target is None or stat.S_ISCHR(target.st_mode):  # /dev/null may be all
+        return  # nothing there yet, or a device: write_svg writes it or says why
+    same = [name for name, there in (
+        ("tokembed.py itself", _stat_of(_own_path())),
+        ("standard input's file", _stat_of(sys.stdin)),
+        ("standard output", _stat_of(sys.stdout)),
+        ("standard error", _stat_of(sys.stderr)))
+        if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)]
     if same:
-        raise ValueError(f"--svg {path} is {same[0]}: the figure would overwrite it")
+        raise ValueError(f"--svg {path} is {same[0]}: the figure would "
+                         "overwrite it")
 
 
 def _own_path():
@@ -2032,7 +2150,9 @@ def _own_path():
 def _stat_of(file):
     """Return os.stat of a path or an open stream's file, or None."""
     try:
-        return os.stat(file) if isinstance(file, str) else os.fstat(file.fileno())
+        if isinstance(file, str):
+            return os.stat(file)
+        return os.fstat(file.fileno())
     except (OSError, ValueError, AttributeError, TypeError):
         return None
 
