@@ -1468,18 +1468,17 @@ def test_wide_rows_wrap_under_their_own_bracket(capsys):
     assert all(len(line) <= 80 for line in lines)
 
 
-WIDE = [[], ["--table"], ["--one-hot"], ["--params"], ["--train"], ["--learn"],
-        ["--context"], ["--search"], ["--positions"], ["--help"], ["--d-model", "40"],
-        ["--table", "--d-model", "16"], ["--one-hot", "--d-model", "16"],
-        ["--learn", "--d-model", "16", "order"] + ["my order is late"] * 8,
-        ["--positions", "--d-model", "32", "my", "order", "order"],
-        ["--params", "1000000000000", "1000000000000"], ["my order is late"] * 20,
-        ["--search", "they", "will", "return", "the", "money", "today"],
-        ["--search", "dark clouds bring rain today", "--seed", "3"],
-        ["--search", "--seed", "99999999999999999999999"],
-        ["--context", "--seed", "1234567890"], ["--train", "--seed", "1234567890123"],
-        ["--positions", "--seed", "123456789012"],
-        ["--table", "--seed", "43"]]
+WIDE = [example.split() + [flag] * bool(flag) for flag, view in tokembed.VIEWS.items()
+        for example in view.examples] + [  # and the widest inputs each view takes
+    ["--help"], ["--d-model", "40"], ["--one-hot", "--d-model", "16"],
+    ["--learn", "--d-model", "16", "order"] + ["my order is late"] * 8,
+    ["--positions", "--d-model", "32", "my", "order", "order"],
+    ["--params", "1000000000000", "1000000000000"], ["my order is late"] * 20,
+    ["--search", "they", "will", "return", "the", "money", "today"],
+    ["--search", "dark clouds bring rain today", "--seed", "3"],
+    ["--search", "--seed", "99999999999999999999999"],
+    ["--context", "--seed", "1234567890"], ["--train", "--seed", "1234567890123"],
+    ["--positions", "--seed", "123456789012"]]
 
 
 @pytest.mark.parametrize("argv", WIDE, ids=[" ".join(a)[:30] or "lesson" for a in WIDE])
@@ -2647,6 +2646,13 @@ def test_readme_shows_real_output(argv, capsys):
 def test_readme_shows_a_real_error(capsys):
     _, _, err = run_main(["Refund my order"], capsys)
     assert f'```text\n$ python3 tokembed.py "Refund my order"\n{err}```' in README
+
+
+def test_ci_compares_every_view_that_views_lists():
+    """.ci/run reads its views from VIEWS, so that a new view needs no line there."""
+    run = (HERE / ".ci" / "run").read_text(encoding="utf-8")
+    assert "for flag, view in tokembed.VIEWS.items():" in run
+    assert all(len(view.examples) >= 1 for view in tokembed.VIEWS.values())
 
 
 def test_ci_runs_the_readmes_test_command():

@@ -1826,46 +1826,55 @@ _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 
 
 class View:
-    """A view: the WORDS and options it takes, its help, and how it is shown.
+    """A view: the WORDS and options it takes, its help, how it is shown, and
+    the command lines that show it at work (CI runs each on every Python).
 
     read(words, args) turns the command line into the view's inputs, or
     refuses them with one line; show(*inputs) prints them.
     """
 
-    def __init__(self, takes, help, read, show):
+    def __init__(self, takes, help, read, show, examples):
         self.takes, self.help, self.read, self.show = takes, help, read, show
+        self.examples = examples
 
 
 # One per view, by its flag (None: no flag, the lesson's view).
 VIEWS = {
-    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup),
+    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup, (
+        "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1")),
     "--table": View(_LESSON + ("--svg",),
                     "print every row, marking the rows the text looks up",
-                    _read_table, print_table),
+                    _read_table, print_table, (
+                        "", "my order order --seed 3 --d-model 6",
+                        "--d-model 16 my order --seed 43", "--seed 43")),
     "--one-hot": View(_LESSON + ("--svg",),
                       "show that one-hot x table gives the very rows the lookup reads",
-                      _read_lesson, print_one_hot),
+                      _read_lesson, print_one_hot, ("", "my --seed 43")),
     "--learn": View(_LESSON, "take one gradient step for the text: only its rows move",
-                    _read_learning, print_learning),
+                    _read_learning, print_learning, (
+                        "my order order", "--d-model 9 <pad> late --padding-idx 0")),
     "--params": View(("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
-                                 "(default: 128000 4096)", _read_sizes, print_params),
+                                 "(default: 128000 4096)", _read_sizes, print_params,
+                     ("", "50_257 0768")),
     "--train": View(("--seed",), "train word vectors: refund ~ return, before and after",
-                    _read_seed, print_training),
+                    _read_seed, print_training, ("", "--seed 7")),
     "--context": View(("--seed",),
                       "show attention giving bank a new vector in each of two sentences",
-                      _read_seed, print_context),
+                      _read_seed, print_context, ("", "--seed 40")),
     "--search": View(("WORDS", "--seed"),
                      "rank the training sentences by sentence vector; WORDS: a query",
-                     _read_query, print_search),
+                     _read_query, print_search,
+                     ("", "please return the shoes --seed 7")),
     "--positions": View(("WORDS", "--seed", "--d-model"),
                         "add position rows to token rows; show what order does",
-                        _read_positions, print_positions),
+                        _read_positions, print_positions, (
+                            "", "my order order", "refund is late --d-model 8 --seed 5")),
     "--copy": View(("WORDS", "--checked"),
                    "print paste-ready source; WORDS: functions or constants to copy",
-                   _read_names, print_snippet),
+                   _read_names, print_snippet, ("lookup CORPUS", "search --checked")),
     "--exercise": View(("WORDS",),
                        "print a function with its body left to write; WORDS: its name",
-                       _read_exercise, print_snippet),
+                       _read_exercise, print_snippet, ("cosine",)),
 }
 
 
