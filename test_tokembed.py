@@ -308,7 +308,10 @@ ONE_HOT_VIEW = (
     "6 x 4 table                       4                          24\n"
     "128,000 x 4,096 table         4,096                 524,288,000\n")
 SIGNED_ZERO = ("(-0.0 is 0.0 with a sign: round() gives it for a small negative number; "
-               "it equals 0.0, and a sum writes it 0.0)")
+               "it equals 0.0, and math.fsum writes a sum of zeros 0.0)")
+MINUS_ZERO = ("(-0.00 is -0.0, 0.0 with a sign, which round() gives for a small negative "
+              "number and which equals 0.0)")
+SMALL_MINUS = "(-0.00 is a negative number too small to show in two decimals)"
 
 
 def test_cli_one_hot(capsys):
@@ -854,6 +857,16 @@ def test_embed_adds_the_position_row(args, expected):
     assert embed(*args) == expected
 
 
+@pytest.mark.parametrize("words", [["my"], ["my", "order", "my"]])
+def test_positions_says_why_a_text_that_reads_the_same_reversed_shows_no_order(words,
+                                                                               capsys):
+    """One word, or "my order my": its reversal is itself, and "with positions
+    added, the same vector: True" undid the view's own point."""
+    _, out, _ = run_main(["--positions", *words], capsys)
+    assert "  with positions added, the same vector" not in out
+    assert "the text reads the same reversed, so\n  there is no other order" in out
+
+
 def test_the_same_token_at_two_positions_gets_two_inputs():
     table, positions = make_table(6, 4), make_table(tokembed.N_POSITIONS, 4, SEED + 1)
     first, second = embed(encode("order order"), table, positions)
@@ -1017,7 +1030,7 @@ def test_cli_positions(capsys):
     status, out, err = run_main(["--positions", "my", "order", "order"], capsys)
     assert (status, err) == (0, "") and out.startswith(POSITIONS_VIEW)
     rest = out[len(POSITIONS_VIEW):].splitlines()
-    assert unwrapped(rest[:2]) == SIGNED_ZERO and rest[2:8] == [
+    assert unwrapped(rest[:2]) == MINUS_ZERO and rest[2:8] == [
         "order at positions 1, 2: one token row, a different input at each: True",
         "attend on the text and on its reversal gives each token",
         "  without positions, the very same vector: True",
@@ -1439,10 +1452,29 @@ def test_cli_table_counts_many_positions(capsys):
     assert status == 0 and "<- 7 positions: 0, 1, 2, ..." in out
 
 
+@pytest.mark.parametrize("argv, note", [
+    # an input t + p: -0.0 + -0.0 is -0.0, which "a sum writes 0.0" said it was not
+    (["--positions", "--seed", "1844", "--d-model", "32"], MINUS_ZERO),
+    # a step that takes 0.03 to -0.002 prints -0.00, which had no note at all
+    (["--learn", "--seed", "14", "my", "order", "order", "order", "late", "late", "late"],
+     SMALL_MINUS),
+    (["--learn", "--seed", "43", "my"], None),  # no -0.00 printed: no note
+])
+def test_a_printed_minus_zero_is_said_truly(argv, note, capsys):
+    status, out, _ = run_main(argv, capsys)
+    lines, notes = out.splitlines(), []
+    for k, line in enumerate(lines):
+        if line.startswith("(-0.0"):  # a note, and the lines it wraps onto
+            end = next(j for j in range(k, len(lines)) if lines[j].endswith(")"))
+            notes.append(unwrapped(lines[k:end + 1]))
+    assert status == 0 and notes == ([note] if note else [])
+    assert ("-0.00" in out) == bool(note)
+
+
 def test_cli_table_explains_negative_zero(capsys):
     """Seed 43 rounds a small negative number to -0.0: --table says what -0.00 is."""
     status, out, _ = run_main(["--table", "--seed", "43"], capsys)
-    assert status == 0 and unwrapped(out.splitlines()[-2:]) == SIGNED_ZERO
+    assert status == 0 and unwrapped(out.splitlines()[-2:]) == MINUS_ZERO
 
 
 @pytest.mark.parametrize("argv, d_model, seed", [
@@ -1478,7 +1510,9 @@ WIDE = [example.split() + [flag] * bool(flag) for flag, view in tokembed.VIEWS.i
     ["--search", "dark clouds bring rain today", "--seed", "3"],
     ["--search", "--seed", "99999999999999999999999"],
     ["--context", "--seed", "1234567890"], ["--train", "--seed", "1234567890123"],
-    ["--positions", "--seed", "123456789012"]]
+    ["--positions", "--seed", "123456789012"],
+    *([view, "--seed", "9" * 100] for view in ("--train", "--context", "--search",
+                                               "--positions"))]  # were 102-104 wide
 
 
 @pytest.mark.parametrize("argv", WIDE, ids=[" ".join(a)[:30] or "lesson" for a in WIDE])
@@ -2096,9 +2130,9 @@ CEILINGS = {  # the lines of --copy NAME below its header that issue 12 allows
 # every number a computation reads (NumPy's made plain, Fractions kept, inf and
 # nan refused; past 1e150 where numbers multiply), every row a lookup reads, every
 # word, and name a value by its size where its digits would flood a message.
-CHECKED = {"lookup": 102, "one_hot": 53, "decode": 73, "make_table": 69, "encode": 85,
+CHECKED = {"lookup": 102, "one_hot": 53, "decode": 73, "make_table": 69, "encode": 88,
            "vecmat": 103, "cosine": 81, "lookup_backward": 142, "attend": 128,
-           "nearest": 195, "train_embeddings": 217, "search": 316}
+           "nearest": 198, "train_embeddings": 220, "search": 319}
 
 
 def below_header(source):
@@ -2219,9 +2253,30 @@ def test_a_snippet_defines_each_piece_once():
     (lambda: exercise("exercise"), "exercise reads the whole of tokembed.py, so it cannot "
                                    "be copied alone: copy the file instead"),
     (lambda: exercise("VOCAB"), "VOCAB is a constant, so it has no body to write"),
+    # Python reads a fullwidth ｄｏｔ as dot, and DOT is a capital away
+    (lambda: snippet("\uff44\uff4f\uff54"), "cannot copy '\uff44\uff4f\uff54' (did you "
+                                          f"mean 'dot'?); you can copy: {', '.join(COPYABLE)}"),
+    (lambda: snippet("LOOKUP"), "cannot copy 'LOOKUP' (did you mean 'lookup'?); "
+                                f"you can copy: {', '.join(COPYABLE)}"),
 ])
 def test_snippet_names_what_can_be_copied(call, message):
     refuses(call, ValueError, message)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: snippet(["dot"]), "a name to copy must be a str, not list: ['dot']"),
+    (lambda: exercise(None), "exercise takes one name, a str, not NoneType: None"),
+])
+def test_copying_names_a_value_that_is_no_name(call, message):
+    """snippet(["dot"]) said "unhashable type"; exercise(None), "not iterable"."""
+    refuses(call, TypeError, message)
+
+
+def test_lookups_lesson_view_keeps_the_lessons_warning():
+    """The README's "table[-1] would quietly be the last row": the lesson view, which
+    trusts everything else, refuses that one, in two lines."""
+    refuses(lambda: lesson_copy("lookup").lookup([[1.0], [2.0]], [0, -1]), IndexError,
+            "token ID -1 is negative; IDs count from 0")
 
 
 def test_the_headers_say_the_view_the_version_and_the_license():
@@ -2462,11 +2517,28 @@ def test_cli_errors_as_a_learner_sees_them(name):
 @pytest.mark.parametrize("argv, shown", [
     ("my order", "str: 'my order' (split it first)"), (b"my", "bytes: b'my'"),
     (bytearray(b"my"), "bytearray: bytearray(b'my')"), ([1], "int: 1"), ([b"my"], "bytes: b'my'"),
-    (5, "int: 5"),
+    (5, "int: 5"), ({"--params"}, "set: {'--params'} (its order is hash order)"),
 ])
 def test_main_takes_a_list_of_str(argv, shown):
     refuses(lambda: main(argv), TypeError,
             f"argv must be a list of str, as sys.argv[1:] is; got {shown}")
+
+
+@pytest.mark.parametrize("make", [iter, lambda argv: (arg for arg in argv),
+                                  lambda argv: map(str, argv)])
+def test_main_reads_an_iterator_of_arguments_once(make, capsys):
+    """The check used an iterator up, and the lesson's view ran instead, with 0."""
+    assert run_main(make(["--params", "5", "7"]), capsys) == \
+        run_main(["--params", "5", "7"], capsys)
+
+
+def test_main_called_from_python_lets_ctrl_c_through(monkeypatch):
+    """A notebook's `for s in seeds: main([...])` could not be stopped: it got 130."""
+    def interrupted(*args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(tokembed, "_trained", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        main(["--train"])
 
 
 def test_cli_checks_survive_python_O():
@@ -2515,13 +2587,113 @@ def test_cli_with_standard_output_closed_says_so():
 
 
 def test_ctrl_c_stops_quietly_with_status_130():
-    """Ctrl-C while reading standard input: no traceback, the shell's status for SIGINT."""
-    code = ("import sys, tokembed\nclass Keys:\n    def read(self, size=-1):\n"
-            "        raise KeyboardInterrupt\nsys.stdin = Keys()\n"
-            "sys.exit(tokembed.main(['-']))")
+    """Ctrl-C while reading standard input: no traceback, the shell's status for SIGINT.
+    The child sets SIGINT's handler first: under nohup or &, it starts ignored."""
+    code = ("import os, signal, sys, tokembed\n"
+            "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+            "class Keys:\n    def read(self, size=-1):\n"
+            "        os.kill(os.getpid(), signal.SIGINT)\n"
+            "sys.stdin = Keys()\nsys.argv = ['tokembed.py', '-']\n"
+            "sys.exit(tokembed.main())")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=HERE,
                           timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (130, b"", b"")
+
+
+def test_cli_reads_standard_input_left_non_blocking():
+    """A parent that left stdin non-blocking: "can't concat NoneType to bytes"."""
+    code = ("import os, subprocess, sys, time\n"
+            "read, write = os.pipe()\nos.set_blocking(read, False)\n"
+            "child = subprocess.Popen([sys.executable, 'tokembed.py', '-'], stdin=read)\n"
+            "time.sleep(0.3)\nos.write(write, b'my order')\nos.close(write)\n"
+            "sys.exit(child.wait())")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, cwd=HERE,
+                          timeout=60)
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert done.stdout.startswith(b"token ids: [1, 4]\n")
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+@pytest.mark.parametrize("argv", [["--svg", "-"], ["--copy", "nearest", "--checked"]])
+def test_output_that_is_not_ascii_is_written_as_utf8(argv, encoding):
+    """An SVG (its arrows) and a copy (a comment's Cyrillic letter) died with a
+    UnicodeEncodeError where stdout was ASCII or cp1252, as on Windows with > file."""
+    done = subprocess.run([sys.executable, "tokembed.py", *argv], capture_output=True,
+                          cwd=HERE, timeout=60, env={**os.environ,
+                                                     "PYTHONIOENCODING": encoding})
+    assert (done.returncode, done.stderr) == (0, b"")
+    expected = (svg_figure(make_table(6, 4), TEXT, seed=SEED) if argv[0] == "--svg"
+                else snippet("nearest", checked=True))
+    assert done.stdout.decode("utf-8") == expected
+
+
+def test_an_error_a_stream_cannot_write_is_escaped():
+    done = subprocess.run([sys.executable, "tokembed.py", "my \u043erder"],
+                          capture_output=True, cwd=HERE, timeout=60,
+                          env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.startswith(b"tokembed.py: error: unknown token '\\u043erder'")
+
+
+@pytest.mark.parametrize("columns", ["1", "2", "19"])
+def test_a_terminal_too_narrow_still_runs_every_view(columns, capsys, monkeypatch):
+    """COLUMNS=1 broke every view that takes an option: "invalid width -1"."""
+    monkeypatch.setenv("COLUMNS", columns)
+    assert run_main(["--table", "my"], capsys)[0] == 0
+    assert run_main(["--help"], capsys)[0] == 0
+
+
+def test_argv_that_is_not_utf8_is_named_as_a_byte():
+    """It was named "U+DCFF (no name)": Python keeps the byte 0xff as that."""
+    done = subprocess.run([sys.executable, "tokembed.py", os.fsdecode(b"my\xff")],
+                          capture_output=True, cwd=HERE, timeout=60)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert b"(it holds byte 0xff, which is not UTF-8)" in done.stderr
+
+
+LONG = "7" * 100_000
+
+
+@pytest.mark.parametrize("argv, head", [
+    (["--seed", LONG], "argument --seed: 100,000 digits: more than the 4,300 this reads"),
+    (["--d-model", "x" * 100_000], "argument --d-model: invalid int value: 'xxxxx"),
+    (["--copy", "x" * 100_000], "cannot copy 'xxxx"),
+    (["--" + "x" * 100_000], "unrecognized arguments: --xxxx"),
+    (["--svg", "/no/" + "x" * 100_000], "cannot write the figure to '/no/xxx"),
+    (["--params", *["3"] * 100_000], "argument --params: expected two whole numbers"),
+])
+def test_a_long_value_is_cut_short_in_its_one_line(argv, head, capsys):
+    """A 100,000-character value was echoed whole: a 100 kB line."""
+    status, out, err = run_main(argv, capsys)
+    assert (status, out) == (2, "") and err.startswith(f"tokembed.py: error: {head}")
+    assert len(err) < 700 and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv, limit", [
+    (["--d-model", "65536"] + ["my"] * 62, "the lesson's view would work through "
+     "4,063,232 numbers (62 words x 65,536 numbers)"),
+    (["--one-hot", "--d-model", "65536"] + ["my"] * 31, "--one-hot would work through "
+     "4,063,418 numbers (31 words x 131,078 numbers each)"),
+    (["--learn", "--d-model", "65536"] + ["my"] * 62, "--learn would work through "
+     "4,063,232 numbers (a gradient row for each of 62 words x 65,536 numbers)"),
+    (["--positions", "--d-model", "32768", "my", "order", "is", "late", "refund", "my",
+      "order", "is"], "--positions would work through 8,388,608 numbers (attention, 4 "
+     "times, over 8 words x 8 words x 32,768 numbers)"),
+])
+def test_sizes_are_bounded_as_they_multiply(argv, limit, capsys):
+    """--learn with 2,000 words and --d-model 65536 took 125 s and 2 GB: words and
+    d_model were each bounded, never their product."""
+    assert run_main(argv, capsys) == (2, "", f"tokembed.py: error: {limit}, more than "
+                                             "4,000,000: give fewer words, or a smaller "
+                                             "--d-model\n")
+
+
+def test_the_largest_inputs_each_view_takes_are_taken(capsys):
+    """Just under each bound, every view runs (the README gives their times)."""
+    for argv in (["--d-model", "65536"] + ["my"] * 61,
+                 ["--one-hot", "--d-model", "65536"] + ["my"] * 30,
+                 ["--positions", "--d-model", "15624"] + ["my", "order"] * 4):
+        assert run_main(argv, capsys)[0] == 0
 
 
 def test_out_of_memory_is_one_line(monkeypatch, capsys):
@@ -2653,6 +2825,12 @@ def test_ci_compares_every_view_that_views_lists():
     run = (HERE / ".ci" / "run").read_text(encoding="utf-8")
     assert "for flag, view in tokembed.VIEWS.items():" in run
     assert all(len(view.examples) >= 1 for view in tokembed.VIEWS.values())
+
+
+def test_the_benchmarks_run_from_a_fresh_clone():
+    """.ci/bench-startup read ../shared/, which a user does not have."""
+    for script in (HERE / ".ci").iterdir():
+        assert "shared" not in script.read_text(encoding="utf-8"), script.name
 
 
 def test_ci_runs_the_readmes_test_command():

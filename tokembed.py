@@ -91,6 +91,10 @@ LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
 MAX_D_MODEL = 65_536
 MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
+MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
+# CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
+# default_max_str_digits); every Python here reads no more, for the same bytes
+MAX_DIGITS = 4_300
 MAX_WORDS = 1_000_000  # words from standard input: a million read in a second
 MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
 FIGURE_MAX = 64  # rows, or numbers a row: past this a figure is unreadable
@@ -777,7 +781,7 @@ def _rows(name, rows, count=None, of="vocab", most=LARGEST, only=None):
         if not (set(map(type, row)) <= {float} and sum(map(abs, row)) <= most):
             row = [_number(f"{name}[{i}][{j}]", x, most)
                    for j, x in enumerate(row)]
-        checked.append(list(row))
+        checked.append(row if type(row) is list else list(row))  # only read
     lengths = sorted(set(map(len, checked)))
     if len(lengths) > 1 or lengths == [0] or not checked and only is None:
         got = f"rows of lengths {lengths}" if checked else "no rows"
@@ -821,7 +825,10 @@ def _unknown(position, word, vocab):
     guess, letters = word.lower().strip(".,;:!?\"'()"), set("".join(vocab))
     odd = [c for c in word if c not in letters and not c.isascii()
            or not c.isprintable()]
-    if odd:  # a Cyrillic о looks just like a Latin o
+    if odd and 0xDC80 <= ord(odd[0]) <= 0xDCFF:  # how Python keeps a byte
+        hint = (f" (it holds byte {ord(odd[0]) - 0xDC00:#04x}, which is not "
+                "UTF-8)")
+    elif odd:  # a Cyrillic о looks just like a Latin o
         import unicodedata  # here, not at the top: only this message needs it
         called = unicodedata.name(odd[0], "(no name)")
         hint = (f" (it holds U+{ord(odd[0]):04X} {called}, which no "
@@ -935,11 +942,29 @@ def _bytes(n):
             return f"{n:,.1f} {unit}"
 
 
-def _explain_signed_zero(rows):
-    """Say what a -0.0 in the rows is, if there is one: round() can give one."""
-    if any(x == 0 and math.copysign(1, x) < 0 for row in rows for x in row):
+def _explain_minus_zero(rows, product=False):
+    """Say what a -0.00 that the rows print is: -0.0, or a small negative number.
+
+    With product, the rows print as Python writes them, beside a product that
+    math.fsum summed: it writes any sum of zeros 0.0.
+    """
+    shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]
+    if product and any(x == 0 for x in shown):
         _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative "
-             "number; it equals 0.0, and a sum writes it 0.0)", 1)
+             "number; it equals 0.0, and math.fsum writes a sum of zeros 0.0)", 1)
+    elif shown and not product:
+        kinds = ["-0.0, 0.0 with a sign, which round() gives for a small negative "
+                 "number and which equals 0.0"] * any(x == 0 for x in shown) + [
+            "a negative number too small to show in two decimals"
+        ] * any(x < 0 for x in shown)
+        _say(f"(-0.00 is {', or '.join(kinds)})", 1)
+
+
+def _seed_text(seed):
+    """Write a seed for a view's line, a long one cut short so that lines fit."""
+    digits = str(seed)
+    return digits if len(digits) <= 20 else (
+        f"{digits[:8]}...{digits[-4:]}, {len(digits):,} digits")
 
 
 # --- text views ------------------------------------------------------------------
@@ -961,6 +986,22 @@ def _padding_row(args):
     """Return --padding-idx as the row it names: -1 is the last row, named as such."""
     padding_idx = args["padding_idx"]
     return None if padding_idx is None else padding_idx % len(VOCAB)
+
+
+def _within(view, numbers, inputs):
+    """Refuse inputs that would have a view work through too many numbers."""
+    if numbers > MAX_NUMBERS:
+        raise ValueError(f"{view} would work through {numbers:,} numbers "
+                         f"({inputs}), more than {MAX_NUMBERS:,}: give fewer "
+                         "words, or a smaller --d-model")
+
+
+def _read_lookup(words, args):
+    """Read the lesson's view: its inputs, a row of d_model numbers per word."""
+    words, ids, table = _read_lesson(words, args)
+    _within("the lesson's view", len(ids) * len(table[0]),
+            f"{len(ids):,} words x {len(table[0]):,} numbers")
+    return words, ids, table
 
 
 def _read_figure(words, args):
@@ -999,7 +1040,16 @@ def print_table(ids, table):
         (str(i), VOCAB[i], row, _where(where[i], "<- "))
         for i, row in enumerate(table)], wrap=2)
     print("table shape:", len(table), "x", len(table[0]))
-    _explain_signed_zero(table)
+    _explain_minus_zero(table)
+
+
+def _read_one_hot(words, args):
+    """Read --one-hot's inputs: a one-hot, a product and a row a word."""
+    words, ids, table = _read_lesson(words, args)
+    width = len(table) + 2 * len(table[0])
+    _within("--one-hot", len(ids) * width,
+            f"{len(ids):,} words x {width:,} numbers each")
+    return words, ids, table
 
 
 def print_one_hot(words, ids, table):
@@ -1017,7 +1067,7 @@ def print_one_hot(words, ids, table):
         _say(f"{'':7} {'row ' + str(i) + ' by lookup':16} {row}", 26)
     print("product equals lookup for every token:",
           all(product == row for _, product, row in seen.values()))
-    _explain_signed_zero([row for _, _, row in seen.values()])
+    _explain_minus_zero([row for _, _, row in seen.values()], product=True)
     _columns([("cost per token", "lookup reads", "one-hot x table multiplies")] + [
         (f"{v:,} x {d:,} table", f"{d:,}", f"{param_count(v, d):,}")
         for v, d in ((n_rows, width), (128_000, 4_096))], right=(1, 2))
@@ -1028,12 +1078,16 @@ def _read_learning(words, args):
     words, ids, table = _read_lesson(words, args)
     if not ids:
         raise ValueError("--learn needs at least one word to look up")
+    _within("--learn", len(ids) * len(table[0]),
+            f"a gradient row for each of {len(ids):,} words x "
+            f"{len(table[0]):,} numbers")
     return words, ids, table, _padding_row(args)
 
 
 def print_learning(words, ids, table, padding_idx):
     """Take one gradient step for the text; print which rows moved, and how far."""
-    lr, grad_rows = 0.1, [[1.0] * len(table[0]) for _ in ids]  # d(sum)/d(number) = 1
+    ones = [1.0] * len(table[0])  # the toy loss's d(sum) / d(number), each 1
+    lr, grad_rows = 0.1, [ones] * len(ids)  # one row a position, shared
     grad = lookup_backward(grad_rows, ids, len(table), padding_idx)
     after, where = sgd_step(table, grad, lr), _lookups(ids, len(table))
     _say(f"token ids: {ids}", 12)
@@ -1049,9 +1103,9 @@ def print_learning(words, ids, table, padding_idx):
           all(repr(new) == repr(old) for new, old in unmoved))
     for i, n in enumerate(map(len, where)):
         if n > 1 and i != padding_idx:
-            print(f"{VOCAB[i]}, looked up {n} times, gets {n} x the gradient: "
-                  f"it moves {n} times as far")
-    _explain_signed_zero(after)
+            _say(f"{VOCAB[i]}, looked up {n:,} times, gets {n:,} x the gradient: "
+                 f"it moves {n:,} times as far", 2)
+    _explain_minus_zero(after)
 
 
 def _gradient_of(grad_row, padding):
@@ -1068,7 +1122,8 @@ def _read_sizes(words, args):
     sizes = [_int_of(word) for word in words]
     if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
         raise ValueError(f"argument --params: expected two whole numbers from 1 to "
-                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got {' '.join(words)}")
+                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got "
+                         f"{_short(' '.join(words))}")
     return sizes[0], sizes[1]
 
 
@@ -1115,7 +1170,8 @@ def print_training(seed):
     _, before = _trained(seed, epochs=0)
     print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
           f"{len(vocab)} words,")
-    _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {seed}", 2)
+    _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed "
+         f"{_seed_text(seed)}", 2)
     _columns([("cosine similarity", "IDs", "before", "after")] + [
         (f"refund ~ {other}", f"{vocab.index('refund')}, {vocab.index(other)}",
          *(f"{_cosine_of(vocab, table, other):.3f}" for table in (before, after)))
@@ -1159,7 +1215,7 @@ def print_context(seed):
     at = [s.split().index("bank") for s in sentences]
     inputs = [looked_up[k] for looked_up, k in zip(rows, at)]
     outputs = [attend(looked_up)[k] for looked_up, k in zip(rows, at)]
-    _say(f'"bank" has one row in the trained table (seed {seed}), '
+    _say(f'"bank" has one row in the trained table (seed {_seed_text(seed)}), '
          "whatever the sentence;", 0)
     print("attend mixes in the words around it, so each sentence gives it a new one")
     _columns([("bank's vector", "~ river", "~ account", "river - account")] + [
@@ -1192,7 +1248,7 @@ def print_search(query, seed):
     _say(f'query "{query}": {_count(n, "token")}, so {_count(n, "token vector")} '
          f"of {TRAIN_D_MODEL} numbers,", 2)
     _say(f"pooled into 1 sentence vector of {TRAIN_D_MODEL} numbers "
-         f"(trained, seed {seed})", 2)
+         f"(trained, seed {_seed_text(seed)})", 2)
     print(f"the 5 of the corpus's {len(CORPUS)} sentences nearest to it, by cosine:")
     for sentence, score in search(query, CORPUS, vocab, table, k=5):
         print(f"  {score:.3f}  {sentence}")
@@ -1212,6 +1268,9 @@ def _read_positions(words, args):
                          f"{GPT2_POSITIONS - 1:,}")
     if not ids:
         raise ValueError("--positions needs at least one word")
+    _within("--positions", 4 * len(ids) ** 2 * d_model,
+            f"attention, 4 times, over {len(ids)} words x {len(ids)} words x "
+            f"{d_model:,} numbers")
     # the position table is one more random table, with a seed of its own
     return words, ids, table, make_table(N_POSITIONS, d_model, seed + 1), seed
 
@@ -1220,12 +1279,12 @@ def print_positions(words, ids, table, positions, seed):
     """Print each token's input: its row plus its position's; then what order does."""
     inputs = embed(ids, table, positions)
     _say(f"token ids: {ids}; position table: {N_POSITIONS} x {len(table[0])}, "
-         f"random (seed {seed + 1})", 2)
+         f"random (seed {_seed_text(seed + 1)})", 2)
     for position, (word, i, total) in enumerate(zip(words, ids, inputs)):
         _columns([(f"{position:<3} {word:7}", "token row", table[i]),
                   ("", f"+ position {position}", positions[position]),
                   ("", "= input", total)], wrap=2)
-    _explain_signed_zero([table[i] for i in ids] + positions[:len(ids)] + inputs)
+    _explain_minus_zero([table[i] for i in ids] + positions[:len(ids)] + inputs)
     _print_repeats(words, ids, inputs)
     _print_order(ids, table, positions, seed)
     _print_sinusoids(table[ids[0]])
@@ -1251,13 +1310,18 @@ def _print_order(ids, table, positions, seed):
     print("attend on the text and on its reversal gives each token")
     print("  without positions, the very same vector:",
           all(plain[0][k] == plain[1][last - k] for k in range(len(ids))))
-    print("  with positions added, the same vector:",
-          all(placed[0][k] == placed[1][last - k] for k in range(len(ids))))
+    if ids == back:  # one word, or "my order my": reversed, the same text
+        print("  with positions added: the text reads the same reversed, so")
+        print("  there is no other order to tell apart (give two other words)")
+    else:
+        print("  with positions added, the same vector:",
+              all(placed[0][k] == placed[1][last - k] for k in range(len(ids))))
     vocab, trained = _trained(seed)  # and a word whose sense is all in its neighbours
     words = "we walked along the river bank".split()
     forth, back = (attend(lookup(trained, encode(" ".join(order), vocab)))
                    for order in (words, words[::-1]))
-    _say(f'and "bank" in "{" ".join(words)}" and reversed, trained (seed {seed}):', 2)
+    _say(f'and "bank" in "{" ".join(words)}" and reversed, trained (seed '
+         f'{_seed_text(seed)}):', 2)
     print("  without positions, the very same bytes:", repr(forth[-1]) == repr(back[0]))
 
 
@@ -1304,8 +1368,8 @@ def _read_exercise(words, args):
 
 
 def print_snippet(source):
-    """Print a snippet of source code as it is."""
-    print(source, end="")
+    """Print a snippet of source code as it is, as UTF-8 whatever the stream."""
+    _print_utf8(source)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -1561,6 +1625,9 @@ def exercise(name):
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
     """
+    if not isinstance(name, str):
+        raise TypeError(f"exercise takes one name, a str, not "
+                        f"{type(name).__name__}: {_shown(name)}")
     [name] = _copyable([name])
     pieces = _pieces(checked=False)
     node, text = pieces[name]
@@ -1608,6 +1675,10 @@ MISTAKES = {
 
 def _copyable(names):
     """Return the names, each once, if each can be copied; if not, suggest one."""
+    odd = [name for name in names if not isinstance(name, str)]
+    if odd:  # snippet(["dot"]) said "unhashable type"; exercise(None), worse
+        raise TypeError(f"a name to copy must be a str, not "
+                        f"{type(odd[0]).__name__}: {_shown(odd[0])}")
     names, alone = list(dict.fromkeys(names)), [n for n in __all__ if n not in _UNCOPYABLE]
     whole = [name for name in names if name in _UNCOPYABLE]
     if whole:
@@ -1616,8 +1687,11 @@ def _copyable(names):
     unknown = [name for name in names if name not in alone]
     if unknown or not names:
         import difflib  # here, not at the top: only this mistake needs it
-        close = difflib.get_close_matches(unknown[0], alone, n=1) if unknown else []
-        problem = f"cannot copy {unknown[0]!r}" if unknown else "name something to copy"
+        import unicodedata  # Python reads a fullwidth ｄｏｔ as dot: NFKC
+        plain = unicodedata.normalize("NFKC", unknown[0]).lower() if unknown else ""
+        close = difflib.get_close_matches(plain, alone, n=1)
+        problem = f"cannot copy {_shown(unknown[0])}" if unknown else \
+            "name something to copy"
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"{problem}{hint}; you can copy: {', '.join(alone)}")
     return names
@@ -1815,7 +1889,9 @@ def _snippet_header(names, about, needed):
 # The options a view may take: (metavar, help); a metavar of None is a flag.
 OPTIONS = {
     "--seed": ("N", f"seed for the random table, or for training (default: {SEED})"),
-    "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL})"),
+    "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL}); "
+                       f"a view works through at most {MAX_NUMBERS:,} numbers, as "
+                       "words x d_model"),
     "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
                             "padding_idx does; -1 is the last row"),
     "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
@@ -1840,7 +1916,7 @@ class View:
 
 # One per view, by its flag (None: no flag, the lesson's view).
 VIEWS = {
-    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup, (
+    None: View(_LESSON + ("--svg",), "", _read_lookup, print_lookup, (
         "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1")),
     "--table": View(_LESSON + ("--svg",),
                     "print every row, marking the rows the text looks up",
@@ -1849,7 +1925,7 @@ VIEWS = {
                         "--d-model 16 my order --seed 43", "--seed 43")),
     "--one-hot": View(_LESSON + ("--svg",),
                       "show that one-hot x table gives the very rows the lookup reads",
-                      _read_lesson, print_one_hot, ("", "my --seed 43")),
+                      _read_one_hot, print_one_hot, ("", "my --seed 43")),
     "--learn": View(_LESSON, "take one gradient step for the text: only its rows move",
                     _read_learning, print_learning, (
                         "my order order", "--d-model 9 <pad> late --padding-idx 0")),
@@ -1862,7 +1938,8 @@ VIEWS = {
                       "show attention giving bank a new vector in each of two sentences",
                       _read_seed, print_context, ("", "--seed 40")),
     "--search": View(("WORDS", "--seed"),
-                     "rank the training sentences by sentence vector; WORDS: a query",
+                     "rank the training sentences by sentence vector; WORDS: a query, "
+                     "in CORPUS's 56 words",
                      _read_query, print_search,
                      ("", "please return the shoes --seed 7")),
     "--positions": View(("WORDS", "--seed", "--d-model"),
@@ -1882,7 +1959,8 @@ def main(argv=None):
     """Run the command line; return the exit status.
 
     0 when all went well, 2 after a one-line error, 1 when a pipe's reader has
-    left (as with `| head`), and 130 after Ctrl-C, as the shell counts it.
+    left (as with `| head`), and, as the program (argv None), 130 after Ctrl-C,
+    as the shell counts it; called with an argv, Ctrl-C goes on up.
 
     >>> main(["my", "order"])
     token ids: [1, 4]
@@ -1892,25 +1970,37 @@ def main(argv=None):
     0
     """
     if argv is not None:
-        whole = isinstance(argv, (str, bytes, bytearray)) or \
-            not hasattr(argv, "__iter__")
-        bad = [argv] if whole else [arg for arg in argv if not isinstance(arg, str)]
-        if bad:
-            raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
-                            f"{type(bad[0]).__name__}: {bad[0]!r}"
-                            + (" (split it first)" if isinstance(argv, str) else ""))
+        argv = _argv(argv)
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
     try:
-        status = _run(sys.argv[1:] if argv is None else list(argv))
+        status = _run(sys.argv[1:] if argv is None else argv)
         sys.stdout.flush()  # a full disk or a closed pipe shows up here, not at exit
-    except KeyboardInterrupt:  # Ctrl-C: stop quietly, with the shell's status for it
+    except KeyboardInterrupt:  # Ctrl-C: the program stops quietly, as the shell
+        if argv is not None:   # counts it; called from Python, a loop of calls
+            raise              # must stop too
         return 130
     except MemoryError:
         return _fail("out of memory: give it a shorter text, or a smaller --d-model")
     except OSError as error:  # standard output failed: a closed pipe, a full disk
         return _lost_output(error)
     return status
+
+
+def _argv(argv):
+    """Return argv as a list of str, as sys.argv[1:] is, read once; or refuse it."""
+    if isinstance(argv, (str, bytes, bytearray, set, frozenset, dict)) or \
+            not hasattr(argv, "__iter__"):
+        why = {str: " (split it first)", set: " (its order is hash order)",
+               frozenset: " (its order is hash order)"}.get(type(argv), "")
+        raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
+                        f"{type(argv).__name__}: {_shown(argv)}{why}")
+    argv = list(argv)  # an iterator is used up once, here
+    bad = [arg for arg in argv if not isinstance(arg, str)]
+    if bad:
+        raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
+                        f"{type(bad[0]).__name__}: {_shown(bad[0])}")
+    return argv
 
 
 def _run(argv):
@@ -1931,13 +2021,14 @@ def _run(argv):
     except (ValueError, IndexError) as error:
         return _fail(str(error))
     if svg == "-":  # the figure goes where the text would have gone
-        print(figure, end="")
+        _print_utf8(figure)
         return 0
     if svg is not None:
         try:
             write_svg(svg, figure)
         except OSError as error:
-            return _fail(f"cannot write the figure to {svg!r}: {_reason(error, svg)}")
+            return _fail(f"cannot write the figure to {_short(repr(svg))}: "
+                         f"{_reason(error, svg)}")
     view.show(*inputs)
     return 0
 
@@ -1979,7 +2070,7 @@ def _dest(flag):
 def _parser():
     """Build the parser from OPTIONS and VIEWS; a mistake exits 2 with one line."""
     import argparse  # here, not at the top: it doubles the start-up time
-    width = min(_columns_wide(), WIDTH) - 2
+    width = max(min(_columns_wide(), WIDTH) - 2, 20)  # COLUMNS=1 gave width -1
     parser = argparse.ArgumentParser(
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
         add_help=False, description=_wrapped(HELP_DESCRIPTION, width),
@@ -1993,8 +2084,8 @@ def _parser():
                          help="show the version and exit")
     for flag, (metavar, text) in OPTIONS.items():
         if metavar:
-            options.add_argument(flag, metavar=metavar, type=int if metavar != "PATH"
-                                 else str, action="append", help=text)
+            options.add_argument(flag, metavar=metavar, type=_int_arg if metavar !=
+                                 "PATH" else str, action="append", help=text)
         else:
             options.add_argument(flag, action="append_const", const=True, help=text)
     views = parser.add_argument_group("VIEW, one at a time")
@@ -2003,7 +2094,8 @@ def _parser():
         if flag:
             views.add_argument(flag, dest="view", action="append_const", const=flag,
                                help=view.help)
-    parser.error = lambda message: parser.exit(2, f"tokembed.py: error: {message}\n")
+    parser.error = lambda message: parser.exit(  # a long word in it, cut short
+        2, f"tokembed.py: error: {' '.join(map(_short, message.split(' ')))}\n")
     # argparse would hide a failed write of the help: print it where failures show
     parser.print_help = lambda file=None: print(parser.format_help(), end="", file=file)
     return parser
@@ -2029,8 +2121,9 @@ def _wrapped(text, width, indent=2):
 
 HELP_DESCRIPTION = ("Turn text into token IDs, then into rows of an embedding table, "
                     "as the lesson does. With no flags: the lesson's output.")
-HELP_WORDS = (f"the text, from the vocabulary: {', '.join(VOCAB)} (default: {TEXT}); "
-              "- reads it from standard input; after --, every word is text")
+HELP_WORDS = (f"the text, in the lesson's vocabulary: {', '.join(VOCAB)} (default: "
+              f"{TEXT}); --search reads the training corpus's words instead; - reads "
+              "them from standard input; after --, every word is text")
 HELP_EXAMPLES = """examples:
   python3 tokembed.py my order is late
   echo "my order is late" | python3 tokembed.py -
@@ -2056,9 +2149,21 @@ def _given(args, name, default):
 def _int_of(word):
     """Read a whole number the way the options are read (int: 1_000 and 007 too)."""
     try:
-        return int(word)
+        return int(word) if len(word) <= MAX_DIGITS else None
     except ValueError:
         return None
+
+
+def _int_arg(word):
+    """Read an option's whole number, or say in a short line why it is not one."""
+    import argparse  # here, not at the top: only options need it
+    number = _int_of(word)
+    if number is None and word.strip().lstrip("+-").replace("_", "").isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{len(word):,} digits: more than the {MAX_DIGITS:,} this reads")
+    if number is None:
+        raise argparse.ArgumentTypeError(f"invalid int value: {_short(repr(word))}")
+    return number
 
 
 # --- the edges: standard input, output and error, and the figure's file ----------
@@ -2085,6 +2190,10 @@ def _read_stdin():
     """Read standard input in pieces, as UTF-8, any BOM left out; refuse too much."""
     import codecs  # here, not at the top: only '-' needs it
     binary = getattr(sys.stdin, "buffer", None)
+    try:  # a parent may have left it non-blocking: read() would give None
+        os.set_blocking(sys.stdin.fileno(), True)
+    except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
+        pass
     decode = codecs.getincrementaldecoder("utf-8-sig")().decode if binary else None
     pieces, words, size, inside = [], 0, 0, False
     while True:
@@ -2147,7 +2256,7 @@ def _refuse_target(path):
         ("standard error", _stat_of(sys.stderr)))
         if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)]
     if same:
-        raise ValueError(f"--svg {path} is {same[0]}: the figure would "
+        raise ValueError(f"--svg {_short(path)} is {same[0]}: the figure would "
                          "overwrite it")
 
 
@@ -2195,13 +2304,37 @@ def _silence(stream):
 
 
 def _fail(message):
-    """Print one line on standard error; return the exit status for a mistake."""
+    """Print one line on standard error; return the exit status for a mistake.
+
+    A letter the stream cannot write (an ASCII or cp1252 stderr) is escaped.
+    """
+    line = f"tokembed.py: error: {message}"
     try:
         if sys.stderr is not None:
-            print(f"tokembed.py: error: {message}", file=sys.stderr, flush=True)
-    except (OSError, ValueError):  # stderr closed or full: the status still says it
+            encoding = getattr(sys.stderr, "encoding", None) or "utf-8"
+            line = line.encode(encoding, "backslashreplace").decode(encoding)
+            print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, LookupError):  # closed or full: the status says it
         _silence(sys.stderr)
     return 2
+
+
+def _print_utf8(text):
+    """Print text as UTF-8 bytes, whatever encoding standard output was given
+    (PYTHONIOENCODING=ascii, or cp1252 on Windows): an SVG and Python source
+    say they are UTF-8."""
+    binary = getattr(sys.stdout, "buffer", None)
+    if binary is None:  # a StringIO, as a notebook or a test gives
+        print(text, end="")
+        return
+    sys.stdout.flush()
+    binary.write(text.encode("utf-8"))
+
+
+def _short(word):
+    """Cut a long word short for a one-line message: a 100 kB path was echoed."""
+    return word if len(word) <= 300 else (
+        f"{word[:200]}... ({len(word):,} characters)")
 
 
 if __name__ == "__main__":
