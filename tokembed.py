@@ -50,13 +50,16 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "train_embeddings", "nearest", "softmax", "attend",
            "sentence_vector", "search", "N_POSITIONS", "embed", "sinusoidal",
            "rotation", "rotate", "rope", "logits", "colour", "svg_figure",
-           "write_svg", "snippet", "exercise"]
+           "write_svg", "snippet", "exercise", "split_words", "merge",
+           "train_bpe", "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
+           "head_gradient"]
 
 import math
 import operator
 import os
 import random
 import sys
+import unicodedata
 
 VOCAB = ["<pad>", "my", "is", "refund", "order", "late"]
 D_MODEL = 4
@@ -84,6 +87,10 @@ GPT2_TIED_TOTAL = 124_439_808
 # Real models' position settings, from each config.json on the Hugging Face Hub
 GPT2_POSITIONS = 1_024  # openai-community/gpt2: n_positions, wpe's rows
 LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
+# GPT-2's vocabulary: 256 bytes, 50,000 merges (the lines of its vocab.bpe) and
+# one special token, <|endoftext|>, last (its encoder.json: 50,257 entries)
+GPT2_MERGES = 50_000
+GPT2_END_OF_TEXT = 50_256
 
 # The limits of what the command line computes
 # 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size
@@ -153,6 +160,142 @@ def lookup(table, ids):
     if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
         raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
+
+
+# --- claim: the first arrow, made real: byte-level BPE, as in GPT-2 ----------
+
+# GPT-2's split, from openai/gpt-2's src/encoder.py, scanned by hand below:
+# 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
+WHITE_SPACE = frozenset(  # its \s, as the regex module has it: Unicode's own
+    "\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"  # White_Space
+    + "".join(map(chr, range(0x2000, 0x200B))))  # (Unicode's PropList.txt)
+BPE_MERGES = 100  # the lesson's size: GPT-2 learned 50,000
+
+
+def _char_kind(char):
+    """Class a character as GPT-2's pattern does: a space, letter, number..."""
+    if char in WHITE_SPACE:
+        return "space"
+    category = unicodedata.ucd_3_2_0.category(char)  # Unicode 3.2's: frozen
+    return {"L": "letter", "N": "number"}.get(category[0], "other")
+
+
+def split_words(text):
+    """Cut text where GPT-2 cuts it before merging: words with their space.
+
+    >>> split_words("I'll pay 42  dollars!")
+    ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
+    """
+    text = _text("text", text, None)
+    pieces, i = [], 0
+    while i < len(text):  # a contraction; or a run of a kind, a space first
+        end = next((i + len(c) for c in CONTRACTIONS if text.startswith(c, i)),
+                   None)
+        if end is None:  # a space before a word goes with it
+            after = text[i + 1:i + 2]
+            spaced = text[i] == " " and after not in ("", *WHITE_SPACE)
+            kind = _char_kind(text[i + spaced])
+            end = i + spaced + 1
+            while end < len(text) and _char_kind(text[end]) == kind:
+                end += 1
+            if kind == "space" and end < len(text) and end - i > 1:
+                end -= 1  # the last space before a word goes with the word
+        pieces.append(text[i:end])
+        i = end
+    return pieces
+
+
+def merge(ids, pair, new_id):
+    """Put new_id for each pair in ids, left to right and never overlapping.
+
+    >>> merge([97, 97, 97], (97, 97), 256)
+    [256, 97]
+    """
+    ids, pair = _ids(ids, None), tuple(_ids(pair, None))
+    if len(pair) != 2:
+        raise ValueError(f"pair must hold two IDs, got {len(pair)}")
+    new_id = _whole("new_id", new_id, 0)
+    out = []
+    for i in ids:
+        if out and (out[-1], i) == pair:
+            out[-1] = new_id
+        else:
+            out.append(i)
+    return out
+
+
+def train_bpe(corpus, n_merges):
+    """Learn merges from the corpus, each of the pair most often seen.
+
+    Merge i makes ID 256 + i. Training stops early, with fewer merges, when no
+    piece has a pair left.
+
+    >>> train_bpe(["aaabdaaabac"], 3)  # aa, then ab, then the two
+    [(97, 97), (97, 98), (256, 257)]
+    """
+    corpus = _utf8_texts("corpus", corpus)
+    n_merges = _whole("n_merges", n_merges, 0)
+    pieces = [list(piece.encode("utf-8")) for text in corpus
+              for piece in split_words(text)]  # a piece starts as its bytes
+    merges = []
+    while len(merges) < n_merges:
+        counts = {}  # each pair of neighbours in all pieces, never across two
+        for ids in pieces:
+            for pair in zip(ids, ids[1:]):
+                counts[pair] = counts.get(pair, 0) + 1
+        if not counts:  # each piece is one token: no pair is left to merge
+            break
+        pair = min(counts, key=lambda p: (-counts[p], p))  # a tie: the least
+        new_id = 256 + len(merges)
+        pieces = [merge(ids, pair, new_id) if pair[0] in ids else ids
+                  for ids in pieces]  # a piece without it is as it was
+        merges.append(pair)
+    return merges
+
+
+def token_bytes(merges):
+    """List each token ID's bytes: the 256 single bytes, then each merge's.
+
+    >>> token_bytes([(97, 97), (256, 98)])[256:]
+    [b'aa', b'aab']
+    """
+    merges = _merges(merges)
+    vocab = [bytes([i]) for i in range(256)]
+    for a, b in merges:
+        vocab.append(vocab[a] + vocab[b])
+    return vocab
+
+
+def bpe_encode(text, merges):
+    """Turn text into token IDs: each piece's bytes, merged as training did.
+
+    >>> bpe_encode("aaab", [(97, 97), (256, 97)])
+    [257, 98]
+    """
+    text, merges = _utf8("text", text), _merges(merges)
+    made = {pair: 256 + i for i, pair in enumerate(merges)}  # pair: its ID
+    ids = []
+    for piece in split_words(text):
+        tokens = list(piece.encode("utf-8"))
+        while pairs := [p for p in zip(tokens, tokens[1:]) if p in made]:
+            pair = min(pairs, key=made.get)  # the one training merged first
+            tokens = merge(tokens, pair, made[pair])
+        ids += tokens
+    return ids
+
+
+def bpe_decode(ids, vocab):
+    """Turn token IDs back into text: their bytes, joined, read as UTF-8.
+
+    One token can be part of a character: only a whole list need decode.
+
+    >>> bpe_decode([104, 105, 256], [bytes([i]) for i in range(256)] + [b"!"])
+    'hi!'
+    """
+    vocab = _byte_vocab(vocab)
+    ids = _ids(ids, vocab)
+    return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -560,6 +703,20 @@ def rope(vector, position, base=10_000, halves=False):
 
 # --- claim: the output layer reads the table again ---------------------------
 
+def head_gradient(vector, table, target):
+    """Return the gradient of the loss -log softmax(logits)[target] for each
+    row of the output table: (p_j - 1 if j is the target else p_j) x vector.
+
+    >>> head_gradient([2.0], [[0.0], [0.0]], 0)  # p is 0.5 for each row
+    [[-1.0], [1.0]]
+    """
+    vector, table = _vector("vector", vector), _rows("table", table)
+    target = _index("target", target, len(table))
+    weights = softmax(logits(vector, table))  # p_j: above 0 for every row
+    return [[(p - (j == target)) * x for x in vector]
+            for j, p in enumerate(weights)]
+
+
 def logits(vector, table):
     """Score each token for the vector: its dot product with the token's row.
 
@@ -580,8 +737,9 @@ def logits(vector, table):
 # that write messages, _shown and _unknown.
 
 CHECKERS = ("_whole", "_index", "_ids", "_vocab", "_text", "_word", "_texts",
-            "_corpus", "_number", "_vector", "_rows", "_base", "_flag")
-MESSAGES = ("_shown", "_unknown")  # what the checkers write their messages with
+            "_corpus", "_number", "_vector", "_rows", "_base", "_flag", "_utf8",
+            "_utf8_texts", "_merges", "_byte_vocab")
+MESSAGES = ("_shown", "_unknown", "_surrogate")  # what checkers write with
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
 FINITE = 1.7976931348623157e308  # the largest float: any finite number fits
@@ -622,8 +780,10 @@ def _index(name, value, size, wrap=False):
 
 def _ids(ids, rows):
     """Return ids as a list of ints, each naming one of rows (a count, or a
-    table or vocabulary)."""
-    if not isinstance(rows, int):  # a table or a vocabulary: it is indexed
+    table or vocabulary; None: any ID from 0)."""
+    if rows is None:
+        rows = math.inf
+    elif not isinstance(rows, int):  # a table or a vocabulary: it is indexed
         if isinstance(rows, NOT_A_LIST) or not hasattr(rows, "__getitem__"):
             raise TypeError(f"a table must be a list or tuple of rows, not "
                             f"{type(rows).__name__}: rows are read by ID")
@@ -634,6 +794,9 @@ def _ids(ids, rows):
                         f"{type(ids).__name__}: {_shown(ids)}"
                         f"{fix.get(type(ids), '')}")
     ids = list(ids)
+    if set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) <= max(
+            ids, default=0) < rows:
+        return ids  # the usual case, plain ints in range, passed in one go
     for position, i in enumerate(ids):
         if isinstance(i, bool) or not hasattr(type(i), "__index__"):
             raise TypeError(f"token ID at position {position} must be an int, "
@@ -666,10 +829,12 @@ def _vocab(vocab):
 
 
 def _text(name, text, vocab, least=0):
-    """Return text: a str of at least `least` words, all of them in vocab."""
+    """Return text: a str of at least `least` words, all in vocab (if any)."""
     if not isinstance(text, str):
         raise TypeError(f"{name} must be a str, not {type(text).__name__}: "
                         f"{_shown(text)}")
+    if vocab is None:
+        return text
     words, known = text.split(), set(vocab)
     if len(words) < least:
         raise ValueError(f"{name} needs at least {least} word, got none")
@@ -810,6 +975,69 @@ def _flag(name, value):
     return value
 
 
+def _utf8(name, text):
+    """Return text: a str whose every character has UTF-8 bytes."""
+    if not isinstance(text, str):
+        raise TypeError(f"{name} must be a str, not {type(text).__name__}: "
+                        f"{_shown(text)}")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:  # tiktoken writes U+FFFD: we refuse
+        raise ValueError(_surrogate(name, text, error.start)) from None
+    return text
+
+
+def _utf8_texts(name, texts):
+    """Return texts as a list of str, each with UTF-8 bytes for all it has."""
+    if isinstance(texts, NOT_A_LIST) or not hasattr(texts, "__iter__"):
+        raise TypeError(f"{name} must be a list of str, not "
+                        f"{type(texts).__name__}: {_shown(texts)}")
+    texts = list(texts)
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"{name}[{i}] must be a str, not "
+                            f"{type(text).__name__}: {_shown(text)}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:
+            raise ValueError(_surrogate(f"{name}[{i}]", text,
+                                        error.start)) from None
+    return texts
+
+
+def _merges(merges):
+    """Return merges as a list of pairs of IDs, each of IDs made before it."""
+    if isinstance(merges, NOT_A_LIST) or not hasattr(merges, "__iter__"):
+        raise TypeError(f"merges must be a list of pairs of token IDs, not "
+                        f"{type(merges).__name__}: {_shown(merges)}")
+    merges = list(merges)
+    for i, pair in enumerate(merges):
+        if isinstance(pair, NOT_A_LIST) or not hasattr(pair, "__len__") or \
+                len(pair) != 2 or not all(hasattr(type(token), "__index__")
+                                          and not isinstance(token, bool)
+                                          for token in pair):
+            raise TypeError(f"merges[{i}] must be a pair of token IDs, not "
+                            f"{_shown(pair)}")
+        if not all(0 <= int(token) < 256 + i for token in pair):
+            raise ValueError(f"merges[{i}] is {_shown(pair)}, but merge {i} "
+                             f"makes ID {256 + i}: it may join only IDs 0 to "
+                             f"{255 + i}, made before it")
+    return [(int(a), int(b)) for a, b in merges]
+
+
+def _byte_vocab(vocab):
+    """Return vocab as a list of bytes: what each token ID stands for."""
+    if isinstance(vocab, NOT_A_LIST) or not hasattr(vocab, "__iter__"):
+        raise TypeError(f"vocab must be a list of bytes, one a token ID, not "
+                        f"{type(vocab).__name__}: {_shown(vocab)}")
+    vocab = list(vocab)
+    odd = [token for token in vocab if not isinstance(token, bytes)]
+    if odd:
+        raise TypeError(f"vocab's tokens must be bytes, not "
+                        f"{type(odd[0]).__name__}: {_shown(odd[0])}")
+    return vocab
+
+
 def _shown(value):
     """Write a value for a message: in full if short; a huge int, its size."""
     if isinstance(value, int) and value.bit_length() > 128:
@@ -817,6 +1045,15 @@ def _shown(value):
     text = repr(value)
     return text if len(text) <= 60 else (
         f"{text[:40]}... ({len(text):,} characters)")
+
+
+def _surrogate(name, text, at):
+    """Say that text holds a lone surrogate at a position: it has no UTF-8."""
+    code = ord(text[at])
+    byte = f" (how Python keeps byte {code - 0xDC00:#04x}, not UTF-8)" * (
+        0xDC80 <= code <= 0xDCFF)
+    return (f"{name} holds a lone surrogate, U+{code:04X}{byte}, at position "
+            f"{at:,}: it has no UTF-8 bytes")
 
 
 def _unknown(position, word, vocab):
@@ -958,6 +1195,14 @@ def _explain_minus_zero(rows, product=False):
             "a negative number too small to show in two decimals"
         ] * any(x < 0 for x in shown)
         _say(f"(-0.00 is {', or '.join(kinds)})", 1)
+
+
+def _quoted(text):
+    """Write text in double quotes, in ASCII: any other character, and any
+    control, as its escape, by its code point alone (repr() would follow each
+    Python's own Unicode), so that the bytes are the same everywhere."""
+    escaped = text.encode("unicode_escape").decode("ascii")
+    return '"' + escaped.replace('"', '\\"') + '"'
 
 
 def _seed_text(seed):
@@ -1353,6 +1598,110 @@ def _print_rope(row):
     print(f"RoPE, as in Llama 3 (base {base:,}), turns queries and keys inside")
     print("  attention and adds nothing to the input rows. rope(q, m) . rope(k, n)")
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
+
+
+def _read_tokens(words, args):
+    """Read --tokens: the text as given, spaces kept; the merges BPE learns from
+    CORPUS; a random table with a row for each token."""
+    text = _utf8("text", TEXT if words is None else " ".join(words))
+    merges = train_bpe(CORPUS, _whole("--merges", _given(args, "merges",
+                                                         BPE_MERGES), 0))
+    seed, d_model = _seed_of(args), _given(args, "d_model", D_MODEL)
+    rows = len(token_bytes(merges))
+    if not 1 <= d_model <= MAX_D_MODEL:
+        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
+                         f"got {d_model}")
+    _within("--tokens", rows * d_model, f"{rows} rows x {d_model:,} numbers")
+    return text, merges, make_table(rows, d_model, seed), seed
+
+
+def print_tokens(text, merges, table, seed):
+    """Print the text's BPE tokens and rows; then what merges do to the table,
+    the rows no training touches, and what a tokenizer with <unk> loses."""
+    vocab, full = token_bytes(merges), train_bpe(CORPUS, 10 ** 6)
+    seen = [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
+    _say(f"byte-level BPE, as in GPT-2: {_count(len(merges), 'merge')} learned "
+         f"from the training corpus's {len(CORPUS)} sentences; "
+         f"{len(vocab):,} tokens in all: 256 bytes and "
+         f"{_count(len(merges), 'merge')}", 2)
+    twin = text[1:] if text.startswith(" ") else " " + text
+    for shown, why in ((text, ""), (twin, "without its first space" if
+                                     text.startswith(" ") else
+                                     "with the space a word has in a sentence")):
+        ids = bpe_encode(shown, merges)
+        _say(f"{_quoted(shown)}{', ' * bool(why)}{why}: "
+             f"{_count(len(ids), 'token')}", 2)
+        _columns([("id", "bytes", f"row of a {len(vocab)} x {len(table[0])} "
+                   f"table (seed {_seed_text(seed)})", "seen in training")] + [
+            (str(i), repr(vocab[i]), table[i],
+             _count(seen.count(i), "time") if i in seen else "never")
+            for i in ids], right=(0,), wrap=2)
+    _print_unused(text, merges, vocab, seen)
+    _print_merges(full)
+    _print_unknown(merges)
+    _print_untouched(table, seen)
+
+
+def _print_unused(text, merges, vocab, seen):
+    """Name the rows that the corpus never looks up: glitch tokens in miniature."""
+    unused = [i for i in range(len(vocab)) if i not in set(seen)]
+    merged = [vocab[i] for i in unused if i >= 256]
+    longest = sorted(merged, key=len, reverse=True)[:3]  # steps to longer words
+    # GPT-2's "SolidGoldMagikarp": tokens whose rows training hardly touched
+    # (Rumbelow and Watkins, "SolidGoldMagikarp (plus, prompt generation)",
+    # LessWrong, 2023)
+    _say(f"the corpus looks up {len(vocab) - len(unused)} of the {len(vocab)} "
+         f"rows; training never moves the other {len(unused)}: "
+         f"{_count(len(unused) - len(merged), 'single byte')} and "
+         f"{_count(len(merged), 'merge')} on the way to longer tokens", 2)
+    if longest:
+        _say(f"  such as {', '.join(map(repr, longest))}: GPT-2's glitch tokens, "
+             "in miniature", 4)
+    plain = text.lstrip(" ")
+    found = [vocab[i] for i in bpe_encode(plain, merges) if i in unused]
+    _say(f"{_quoted(plain)} without a space before it looks up {len(found)} of "
+         "them"
+         + (f": {', '.join(map(repr, found))}" if found else ""), 2)
+
+
+def _print_merges(full):
+    """Show more merges making a bigger table and shorter texts."""
+    steps = sorted({0, 50, 100, len(full)} & set(range(len(full) + 1)))
+    _columns([("merges", "tokens in the corpus", "rows in the table", "")] + [
+        (str(k), f"{sum(len(bpe_encode(s, full[:k])) for s in CORPUS):,}",
+         f"{256 + k:,}", "no pair left: training stops" * (k == len(full)))
+        for k in steps], right=(0, 1, 2))
+
+
+def _print_unknown(merges):
+    """Show a word-level tokenizer with <unk> losing text, where BPE keeps it."""
+    vocab, texts = VOCAB + ["<unk>"], ("refund my parcel", "refund my shoes")
+    unk = [[vocab.index(w) if w in vocab else vocab.index("<unk>")
+            for w in text.split()] for text in texts]
+    print(f'a word-level vocabulary with <unk>: "{texts[0]}" and "{texts[1]}"')
+    print(f"  are both {unk[0]}: one list for two texts, so <unk> loses text;")
+    print("  BPE spells an unseen word in smaller pieces, down to bytes:")
+    for text in texts:
+        _say(f"  {bpe_encode(text, merges)}", 3)
+
+
+def _print_untouched(table, seen):
+    """Show the rows no ID looks up unchanged by a step, but for a tied head."""
+    grad = lookup_backward([[1.0] * len(table[0])] * len(seen), seen, len(table))
+    after = sgd_step(table, grad, 0.1)
+    unused = [i for i in range(len(table)) if i not in set(seen)]
+    print(f"after a step of training on the corpus, its {len(unused)} unused rows")
+    print("  are unchanged, byte for byte:",
+          all(repr(after[i]) == repr(table[i]) for i in unused))
+    hidden = table[seen[0]]  # a tied head reads the same table: logits, then
+    tied = [[g + h for g, h in zip(row, head)] for row, head in  # their loss
+            zip(grad, head_gradient(hidden, table, seen[1]))]
+    print("with a tied output head (logits read the same table), the step moves")
+    print("  every row, unused or not:", all(any(row) for row in tied))
+    last = max(seen)
+    print(f"special tokens come from code: no text encodes to ID {len(table)}, "
+          "the next")
+    print(f"  after the last merge (the corpus's highest is {last})")
 
 
 def _read_names(words, args):
@@ -1897,6 +2246,8 @@ OPTIONS = {
     "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
                       "--svg - prints it instead of the text"),
     "--checked": (None, "with --copy: keep each function's input checks"),
+    "--merges": ("N", f"with --tokens: the merges BPE learns (default: "
+                      f"{BPE_MERGES}); it stops early when no pair is left"),
 }
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 
@@ -1946,6 +2297,13 @@ VIEWS = {
                         "add position rows to token rows; show what order does",
                         _read_positions, print_positions, (
                             "", "my order order", "refund is late --d-model 8 --seed 5")),
+    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model"),
+                     "split TEXT into byte-level BPE tokens learned from CORPUS; "
+                     "show their rows, and the rows no training touches",
+                     _read_tokens, print_tokens, (
+                         "", "' refund my order'", "refund my parcel --merges 50",
+                         "\"'I\\'ll pay 42 dollars!'\" --d-model 2",
+                         "' monsoon' --merges 0")),
     "--copy": View(("WORDS", "--checked"),
                    "print paste-ready source; WORDS: functions or constants to copy",
                    _read_names, print_snippet, ("lookup CORPUS", "search --checked")),
@@ -2010,7 +2368,8 @@ def _run(argv):
         if args["version"]:
             print(f"tokembed.py {__version__}")
             return 0
-        view, words, svg = VIEWS[args["view"]], _words(args), args["svg"]
+        view, svg = VIEWS[args["view"]], args["svg"]
+        words = _words(args, raw="TEXT" in view.takes)
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
         figure = None if svg is None else _read_figure(words, args)
@@ -2035,7 +2394,8 @@ def _run(argv):
 
 def _refuse_unused(args, takes):
     """Refuse WORDS or options that the view would silently ignore."""
-    given = (["WORDS"] if args["words"] or args["text"] else []) + [
+    words = "TEXT" if "TEXT" in takes else "WORDS"  # TEXT: words, spaces kept
+    given = ([words] if args["words"] or args["text"] else []) + [
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
     unused = [flag for flag in given if flag not in takes]
     if unused:
@@ -2168,10 +2528,11 @@ def _int_arg(word):
 
 # --- the edges: standard input, output and error, and the figure's file ----------
 
-def _words(args):
+def _words(args, raw=False):
     """Return the WORDS, or None if none were given; a lone '-' reads standard input.
 
-    After --, every word is text, '-' too.
+    After --, every word is text, '-' too. With raw, standard input is one
+    text, its spaces kept, but for one line end at its end.
     """
     words, text = args["words"], args["text"]
     if "-" not in words:
@@ -2181,7 +2542,8 @@ def _words(args):
     if sys.stdin is None:
         raise ValueError("'-' reads the words from standard input, but it is closed")
     try:
-        return _read_stdin().split()
+        text = _read_stdin()
+        return [text[:-1] if text.endswith("\n") else text] if raw else text.split()
     except OSError as error:
         raise ValueError(f"cannot read standard input: {_reason(error)}") from None
 

@@ -51,8 +51,15 @@ run("my order order --seed 3 --d-model 6 --padding-idx 0 --svg /tmp/figure.svg")
 if (pyodide.FS.readFile("/tmp/figure.svg", { encoding: "utf8" }) !== read("figure.svg")) {
   fail("draws the figure differently");
 }
+// The tokenizer's classes are Unicode 3.2's, from unicodedata.ucd_3_2_0: a build
+// without it, or with other data, must fail here, loudly.
+const kinds = pyodide.runPython(`
+import hashlib
+hashlib.sha256("".join(tokembed._char_kind(chr(c))[0]
+                       for c in range(0x110000)).encode()).hexdigest()`);
+if (kinds !== read("kinds").trim()) fail(`classes characters differently: ${kinds}`);
 const [failed, tried] = pyodide.runPython(
   "import doctest; tuple(doctest.testmod(tokembed))").toJs();
 if (failed !== 0 || tried === 0) fail(`doctests: ${failed} of ${tried} failed:\n${printed}`);
 console.log(`Pyodide ${version}: same bytes (the README's cell, ${views.length} views, ` +
-            `the figure, ${tried} doctests)`);
+            `the figure, ${tried} doctests, Unicode 3.2's classes)`);
