@@ -343,6 +343,61 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   await page.context().close();
   done(`${attacks.length} hostile ?pyodide= links are refused, with a message, and nothing ` +
        "leaves 127.0.0.1");
+
+  // The Content-Security-Policy alone stops them too: with both of the page's own
+  // checks taken out (page.js and worker.js, as served), no foreign script loads.
+  const bare = await context();
+  const unchecked = {
+    "page.js": ["const here = url && /^https?:$/.test(url.protocol) && url.origin === location.origin;",
+                "const here = true;"],
+    "worker.js": ["function allowed(folder) {", "function allowed(folder) { return true;"],
+  };
+  for (const [name, [from, to]] of Object.entries(unchecked)) {
+    const served = readFileSync(join(clone, ".docs", name), "utf8");
+    check(served.includes(from), `${name} no longer has "${from}": update this check`);
+    await bare.route(`${base}/.docs/${name}`, (route) => route.fulfill({
+      contentType: "text/javascript", body: served.replace(from, to) }));
+  }
+  const open = await bare.newPage();
+  const seenBare = watch(open);
+  for (const attack of [`${evil}/`, `data:text/javascript,console.log("PWNED")//`,
+                        "https://cdn.jsdelivr.net/npm/pyodide@314.0.6/"]) {
+    await open.goto(`${base}/.docs/index.html?${new URLSearchParams({ pyodide: attack })}`);
+    await open.waitForSelector("#status[data-state=error]", { timeout: 20000 });
+    check(/could not be loaded/.test(await open.textContent("#status")),
+          `unchecked, ?pyodide=${attack}: says "${await open.textContent("#status")}"`);
+  }
+  check(!seenBare.length && !attacked.length,
+        `unchecked, the policy let code from elsewhere run: ${seenBare} ${attacked}`);
+  const cdnAsked = outside.filter((url) => url.includes("pyodide@314.0.6"));
+  check(!cdnAsked.length, `unchecked, the policy let the page ask for ${cdnAsked}`);
+  outside.length = 0;  // those were the policy's to stop, and it did
+  await bare.close();
+  done("with the page's own checks removed, its Content-Security-Policy still stops them");
+
+  // With no ?pyodide=, the page loads the pinned jsDelivr copy: answered here, from
+  // the npm package, so that nothing leaves this machine.
+  const cdn = await context();
+  const CDN = "https://cdn.jsdelivr.net/npm/pyodide@314.0.7/";
+  const fromCdn = [];
+  await cdn.route(`${CDN}**`, (route) => {
+    const name = route.request().url().slice(CDN.length).split("?")[0];
+    fromCdn.push(name);
+    const types = { mjs: "text/javascript", wasm: "application/wasm", json: "application/json" };
+    route.fulfill({ body: readFileSync(join(modules, "pyodide", name)),
+                    headers: { "content-type": types[name.split(".").pop()] ??
+                               "application/octet-stream", "access-control-allow-origin": "*" } });
+  });
+  const pinned = await cdn.newPage();
+  watch(pinned);
+  await pinned.goto(`${base}/.docs/index.html?view=table`);
+  await settled(pinned);
+  const fromPinned = await shown(pinned);
+  check(fromPinned.output.startsWith("token ids: [3, 1, 4]\nid") && fromCdn.includes("pyodide.mjs") &&
+        !fromPinned.url.includes("pyodide"),
+        `with no ?pyodide=, loaded ${fromCdn} and showed ${fromPinned.output.slice(0, 40)}`);
+  await cdn.close();
+  done(`with no ?pyodide=, Pyodide comes from ${CDN} (${fromCdn.length} files, answered here)`);
 }
 
 // --- 4. Never frozen: budgets, measured in this run --------------------------------------------

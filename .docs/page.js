@@ -10,6 +10,7 @@ const OPTIONS = [["seed", "--seed"], ["d_model", "--d-model"], ["padding", "--pa
                  ["merges", "--merges"]];  // the page's field, the CLI's flag
 const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"];
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
+const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
 const DEBOUNCE_MS = 200;  // a key held down on the View select runs only where it stops
 
 const $ = (id) => document.getElementById(id);
@@ -175,7 +176,7 @@ function show() {
   }
   enable("text", takes.includes("WORDS") || takes.includes("TEXT"), "WORDS");
   $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces kept" : "Text";
-  $("view-help").textContent = page.help[flag] || (flag ? "" : page.help[""] ?? "");
+  $("view-help").textContent = flag ? page.help[flag] ?? "" : LESSON_HELP;
   showVocab(takes);
   const args = argvOf();
   $("command").textContent = shell(args);
@@ -225,9 +226,11 @@ function enable(name, on, option) {
   const field = $(name);
   field.disabled = !on;
   const note = $(`${name}-note`);
-  if (note) {
-    const view = $("view").value || "the lesson view";
-    note.textContent = on ? "" : `${view} takes no ${option}`;
+  if (note) {  // say why a control is off: "--train takes no --d-model"
+    const view = $("view").value, code = (text) => Object.assign(
+      document.createElement("code"), { textContent: text });
+    note.replaceChildren(...on ? [] : [view ? code(view) : "the lesson's view", " takes no ",
+                                       option === "WORDS" ? "text" : code(option)]);
   }
 }
 
@@ -631,7 +634,11 @@ function start() {
   say("Loading Python (Pyodide 314.0.7, about 12 MB, once) and tokembed.py, side by side …",
       "busy");
   try {
-    worker = new Worker("worker.js", { type: "module" });
+    // A blob: worker takes this page's Content-Security-Policy; worker.js from this
+    // site is all it imports, and the policy then governs every script it loads.
+    const script = new URL("worker.js", location.href).href;
+    const boot = new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" });
+    worker = new Worker(URL.createObjectURL(boot), { type: "module" });
   } catch (error) {
     failed({ what: "Pyodide", url: "worker.js", detail: error.message });
     return;
@@ -649,7 +656,8 @@ function start() {
     failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
              detail: `the page's worker did not start (${event.message || "no reason given"})` });
   };
-  worker.postMessage({ kind: "start", pyodide: page.pyodide });
+  worker.postMessage({ kind: "start", pyodide: page.pyodide,
+                       source: new URL("../tokembed.py", location.href).href });
   awake();
   mark("worker");
 }

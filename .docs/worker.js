@@ -1,8 +1,10 @@
 // tokembed's Python, off the page's main thread: a module Web Worker that loads
-// Pyodide and ../tokembed.py side by side, then runs one command line per message.
+// Pyodide and tokembed.py side by side, then runs one command line per message.
 // The page (page.js) only sends argv lists and shows the text that comes back.
+// It starts from a blob: URL that imports this file, so the page's
+// Content-Security-Policy binds it, and it is given absolute URLs.
 //
-// page -> worker  {kind: "start", pyodide: FOLDER_URL}       once, first
+// page -> worker  {kind: "start", pyodide: FOLDER_URL, source: TOKEMBED_PY_URL}
 //                 {kind: "run", id, argv: [str, ...]}          one at a time
 // worker -> page  {kind: "progress", step, text, bytes, at}     while loading
 //                 {kind: "ready", info: {...}, at}              Python runs
@@ -21,7 +23,7 @@ let python = null;  // a promise of Python's run(argv) function
 
 self.onmessage = async ({ data }) => {
   if (data.kind === "start" && python === null) {
-    python = start(data.pyodide);
+    python = start(data.pyodide, data.source);
     python.catch(() => {});  // start() has told the page already
   } else if (data.kind === "run") {
     let run;
@@ -138,14 +140,14 @@ async function loadPython(folder) {
   }
 }
 
-async function start(folder) {
+async function start(folder, sourceURL) {
   try {
     if (!allowed(folder)) {
       throw { what: "Pyodide", url: folder,
               detail: "it is neither the pinned jsDelivr copy nor on this site" };
     }
     // tokembed.py is fetched while Pyodide loads, not after it
-    const source = fetchSource(new URL("../tokembed.py", self.location.href).href);
+    const source = fetchSource(sourceURL);
     source.catch(() => {});
     const pyodide = await loadPython(folder);
     pyodide.FS.writeFile("/home/pyodide/tokembed.py", await source);
