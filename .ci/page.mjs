@@ -63,7 +63,7 @@ async function context(options = {}) {
   const made = await browser.newContext(options);
   await made.route("**/*", (route) => {
     const url = route.request().url();
-    if (/^https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url)) {
+    if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url)) {
       return route.continue();
     }
     outside.push(url);
@@ -250,12 +250,15 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
     second.innerHTML = window.tokembedPage.shown.figure;
     window.tokembedPage.uniqueIds(second.querySelector("svg"));
     const all = [...document.querySelectorAll("[id]")].map((e) => e.id);
-    const refs = [...document.querySelectorAll("svg *, svg")].flatMap((e) => [
-      ...(e.getAttribute("aria-labelledby") ?? "").split(" ").filter(Boolean),
-      ...[...e.attributes].flatMap((a) => [...a.value.matchAll(/url\(#([^)]+)\)/g)].map((m) => m[1]))]);
+    const dangling = [...document.querySelectorAll("svg")].flatMap((svg) => {
+      const own = [...svg.querySelectorAll("[id]")].map((e) => e.id);
+      return [svg, ...svg.querySelectorAll("*")].flatMap((e) => [
+        ...(e.getAttribute("aria-labelledby") ?? "").split(" ").filter(Boolean),
+        ...[...e.attributes].flatMap((a) => [...a.value.matchAll(/url\(#([^)]+)\)/g)]
+          .map((m) => m[1]))]).filter((id) => !own.includes(id));  // each to its own
+    });
     second.remove();
-    return { repeated: all.filter((id, k) => all.indexOf(id) !== k),
-             dangling: refs.filter((id) => !all.includes(id)) };
+    return { repeated: all.filter((id, k) => all.indexOf(id) !== k), dangling };
   });
   check(!ids.repeated.length && !ids.dangling.length,
         `two figures: ids ${ids.repeated} repeat, references ${ids.dangling} dangle`);
@@ -519,6 +522,8 @@ window.__done = performance.now();
     const after = await page.evaluate(() => ({
       status: document.getElementById("status").textContent,
       help: document.getElementById("help").textContent,
+      commands: [...document.querySelectorAll("#help pre")].flatMap((pre) =>
+        pre.textContent.split("\n")),
       enabled: !document.getElementById("text").disabled &&
                !document.getElementById("view").disabled,
       silent: [...document.querySelectorAll(":disabled")].filter((control) => {
@@ -529,6 +534,9 @@ window.__done = performance.now();
       }).map((control) => control.id || control.name) }));
     check(what.test(after.status), `${url}: says "${after.status}"`);
     check(after.help.includes(SERVE), `${url}: does not say what serves the page`);
+    const readme = readFileSync(join(clone, "README.md"), "utf8");
+    const unsaid = after.commands.filter((line) => !readme.includes(`\n${line}`));
+    check(!unsaid.length, `${url}: tells a learner to run what README.md does not: ${unsaid}`);
     check(after.enabled && !after.silent.length,
           `${url}: leaves controls disabled with no message: ${after.silent}`);
     await page.close();

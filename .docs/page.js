@@ -5,7 +5,10 @@
 
 // The Pyodide that CI pins (.ci/run), from jsDelivr's copy of the npm package.
 const PYODIDE = "https://cdn.jsdelivr.net/npm/pyodide@314.0.7/";
-const SERVE = "python3 -m http.server 8000 --bind 127.0.0.1";  // the README's command
+const SERVE = "python3 -m http.server 8000 --bind 127.0.0.1";  // the README's commands
+const VERSION = /@([^/]+)\/$/.exec(PYODIDE)[1];  // 314.0.7
+const OFFLINE = `npm install --prefix /tmp/pyodide pyodide@${VERSION}\n` +
+                "ln -s /tmp/pyodide/node_modules/pyodide .docs/pyodide\n" + SERVE;
 const OPTIONS = [["seed", "--seed"], ["d_model", "--d-model"], ["padding", "--padding-idx"],
                  ["merges", "--merges"]];  // the page's field, the CLI's flag
 const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"];
@@ -158,11 +161,16 @@ function settle() {  // CI waits for the page to be idle; people see what still 
   const running = busy?.slot === "output" ? busy : waiting.output;
   $("output").classList.toggle("stale", Boolean(running) && !page.failed);
   $("figure").classList.toggle("stale", Boolean(running || waiting.figure) && !page.failed);
-  if (page.python && running) say(`Running ${shell(running.argv)} …`, "busy");
-  else if (page.python && !page.failed && idle) say(page.readyText, "ready");
+  clearTimeout(settle.slow);  // a quick answer needs no word; a slow one says what runs
+  if (page.python && running) {
+    settle.slow = setTimeout(() => say(`Running ${shell(running.argv)} …`, "busy"), 300);
+  } else if (page.python && !page.failed && idle) {
+    say(page.readyText, "ready");
+  }
 }
 
 function say(message, state = "") {
+  if ($("status").textContent === message && $("status").dataset.state === state) return;
   $("status").textContent = message;
   $("status").dataset.state = state;
 }
@@ -176,6 +184,8 @@ function show() {
   }
   enable("text", takes.includes("WORDS") || takes.includes("TEXT"), "WORDS");
   $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces kept" : "Text";
+  const given = /\(default: ([^)]+)\)/.exec(page.help[flag] ?? "");  // --params says its own
+  $("text-default").textContent = `(empty: ${given ? given[1] : `the lesson's “${page.text}”`})`;
   $("view-help").textContent = flag ? page.help[flag] ?? "" : LESSON_HELP;
   showVocab(takes);
   const args = argvOf();
@@ -280,7 +290,7 @@ function uniqueIds(svg) {
   for (const element of taken) {
     const old = element.id, fresh = `page${renamed}-${old}`;
     element.id = fresh;
-    for (const user of svg.querySelectorAll("*")) {
+    for (const user of [svg, ...svg.querySelectorAll("*")]) {
       for (const attribute of [...user.attributes]) {
         const value = attribute.value;
         const swapped = value.split(`url(#${old})`).join(`url(#${fresh})`)
@@ -329,8 +339,8 @@ function markUp(text, argv) {
 }
 
 function textWords(argv) {  // the words a lesson view looked up
-  const flag = argv[0]?.startsWith("--") && argv[0] !== "--" ? argv[0] : "";
-  if (VOCAB_OF[flag] !== undefined || viewTakes(flag).includes("TEXT")) return null;
+  const flag = argv[0] in page.takes ? argv[0] : "";
+  if (flag in VOCAB_OF || !viewTakes(flag).includes("WORDS")) return null;
   const at = argv.indexOf("--");
   return at < 0 ? page.text.split(" ") : argv.slice(at + 1);
 }
@@ -402,7 +412,7 @@ function light(row) {
   const where = at.length ? `the text has it at position${at.length > 1 ? "s" : ""} ${at.join(", ")}`
                           : "the text does not use it";
   const figure = $("figure").querySelector(`[data-row="${row}"]`) ? " and in the figure" : "";
-  $("lit-note").textContent = `${word} is token ID ${row}: row ${row} of the table, ` +
+  $("lit-note").textContent = `“${word}” is token ID ${row}: row ${row} of the table, ` +
     `lit in the output${figure}; ${where}.`;
 }
 const unlight = () => {
@@ -442,13 +452,15 @@ function linkRows() {
 
 // --- the vocabulary: each word a button that adds it to the text ----------------------
 function showVocab(takes) {
-  const kind = VOCAB_OF[$("view").value] ?? (takes.includes("WORDS") ? "lesson" : null);
+  const flag = $("view").value;
+  const kind = flag in VOCAB_OF ? VOCAB_OF[flag] : takes.includes("WORDS") ? "lesson" : null;
   const words = kind === "corpus" ? page.corpus : kind === "lesson" ? page.vocab : [];
   const box = $("vocab");
   box.hidden = !words.length;
   $("vocab-label").textContent = kind === "corpus"
-    ? `Add a word from the training sentences (${words.length}):` : "Add a word:";
+    ? `Add a word of the training sentences (${words.length})` : "Add a word";
   if (box.dataset.kind === kind && box.dataset.count === String(words.length)) return;
+  if (box.dataset.kind !== kind) box.open = kind === "lesson";  // 6 words open, 56 folded
   box.dataset.kind = kind;
   box.dataset.count = words.length;
   const buttons = words.map((word) => {
@@ -541,17 +553,13 @@ function failed({ what, url, detail }) {
   fail(what, `Pyodide (Python for the browser) could not be loaded from ${url}: ${detail}.`);
   help(page.pyodide === PYODIDE
     ? ["This page loads Pyodide from jsDelivr, which needs the network. For a lesson " +
-       "offline, put Pyodide 314.0.7 on the same server as the page (see README.md, " +
+       `offline, put Pyodide ${VERSION} on the same server as the page (see README.md, ` +
        "“In a browser”): in the clone, run",
-       { code: "npm install --prefix /tmp/pyodide pyodide@314.0.7\n" +
-               "ln -s /tmp/pyodide/node_modules/pyodide .docs/pyodide\n" + SERVE },
-       "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/"]
-    : ["Is Pyodide 314.0.7 in that folder of this site? Its files (pyodide.mjs, " +
+       { code: OFFLINE }, "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/"]
+    : [`Is Pyodide ${VERSION} in that folder of this site? Its files (pyodide.mjs, ` +
        "pyodide.asm.mjs, pyodide.asm.wasm, python_stdlib.zip, pyodide-lock.json) must " +
        "be served by the same server as the page: in the clone, run",
-       { code: "npm install --prefix /tmp/pyodide pyodide@314.0.7\n" +
-               "ln -s /tmp/pyodide/node_modules/pyodide .docs/pyodide\n" + SERVE },
-       "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/"]);
+       { code: OFFLINE }, "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/"]);
 }
 
 function progress({ step, text, bytes }) {
@@ -559,7 +567,7 @@ function progress({ step, text, bytes }) {
   page.timings[step === "bytes" ? "bytes" : `${step}:${text}`] ??= performance.now();
   if (step === "source") page.sourceArrived = true;
   if (step === "python") say(`Python has started; importing tokembed.py …`, "busy");
-  else say(`Loading Python (Pyodide 314.0.7, about 12 MB, once): ${mb} MB so far` +
+  else say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once): ${mb} MB so far` +
            (page.sourceArrived ? "; tokembed.py has arrived …" : " …"), "busy");
 }
 
@@ -626,12 +634,14 @@ function start() {
     const link = document.createElement("a");
     link.href = `${location.pathname}${query.size ? "?" + query : ""}`;
     link.textContent = "Open the same view with Pyodide from jsDelivr";
-    help([]);
-    $("help").append(link);
+    help(["For a lesson offline, serve Pyodide from the page's own server: in the clone, run",
+          { code: OFFLINE }, "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/ " +
+          "(see README.md, “In a browser”)."]);
+    $("help").prepend(link);
     writeState();
     return;
   }
-  say("Loading Python (Pyodide 314.0.7, about 12 MB, once) and tokembed.py, side by side …",
+  say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by side …`,
       "busy");
   try {
     // A blob: worker takes this page's Content-Security-Policy; worker.js from this
