@@ -35,7 +35,9 @@ self.onmessage = async ({ data }) => {
     const started = performance.now();
     let answer;
     try {
-      const [status, out, err] = run(data.argv).toJs();
+      const printed = run(data.argv);
+      const [status, out, err] = printed.toJs();
+      printed.destroy();  // a proxy of Python's tuple, no longer needed
       answer = { status, out, err };
     } catch (error) {  // a bug of ours, not the learner's: show its traceback
       answer = { status: -1, out: "", err: String(error.message || error) };
