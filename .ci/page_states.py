@@ -1,54 +1,79 @@
 """The lesson page's URL states for .ci/page.mjs, with what python3 prints for each:
-python3 .ci/page_states.py FOLDER writes FOLDER/states.json and FOLDER/page-N.*"""
-import json, os, subprocess, sys
+python3 .ci/page_states.py FOLDER writes FOLDER/states.json and FOLDER/page-N.*
+
+Each state is a URL query and the command the page must show for it. The
+reference is what python3 prints when that very command is run (split as a POSIX
+shell splits it), so the page's "same on your machine" line is checked too.
+Also written: FOLDER/views.json (tokembed.VIEWS: flag, takes, help) and
+FOLDER/lesson.out (the lesson's output, which the page's HTML holds before Python).
+"""
+import json, os, shlex, subprocess, sys
+sys.path.insert(0, os.getcwd())
+import tokembed  # noqa: E402  (from the clone CI runs in)
+
 work = sys.argv[1]
-STATES = [  # (URL query, argv, the command the page shows, the copy panel's command)
-    ("", [], "python3 tokembed.py", None),
-    ("text=my+order+is+late", ["my", "order", "is", "late"],
-     "python3 tokembed.py my order is late", None),
+STATES = [  # (URL query, the command the page shows, the copy panel's command)
+    ("", "python3 tokembed.py", None),
+    ("text=my+order+is+late", "python3 tokembed.py -- my order is late", None),
     ("text=my+order+order&view=table&seed=3&d_model=6",
-     ["--table", "my", "order", "order", "--seed", "3", "--d-model", "6"],
-     "python3 tokembed.py --table my order order --seed 3 --d-model 6", None),
-    ("text=my&view=one-hot&seed=43", ["--one-hot", "my", "--seed", "43"],
-     "python3 tokembed.py --one-hot my --seed 43", None),
-    ("text=%3Cpad%3E+late&padding=-1", ["<pad>", "late", "--padding-idx", "-1"],
-     "python3 tokembed.py '<pad>' late --padding-idx -1", None),
-    ("text=50257+768&view=params", ["--params", "50257", "768"],
-     "python3 tokembed.py --params 50257 768", None),
+     "python3 tokembed.py --table --seed 3 --d-model 6 -- my order order", None),
+    ("text=my&view=one-hot&seed=43", "python3 tokembed.py --one-hot --seed 43 -- my", None),
+    ("text=%3Cpad%3E+late&padding=-1",
+     "python3 tokembed.py --padding-idx -1 -- '<pad>' late", None),
+    ("text=50257+768&view=params", "python3 tokembed.py --params -- 50257 768", None),
     ("text=%3Cpad%3E+late&view=learn&d_model=9&padding=0",
-     ["--learn", "<pad>", "late", "--d-model", "9", "--padding-idx", "0"],
-     "python3 tokembed.py --learn '<pad>' late --d-model 9 --padding-idx 0", None),
-    ("view=train&seed=7", ["--train", "--seed", "7"], "python3 tokembed.py --train --seed 7",
-     None),
-    ("view=context", ["--context"], "python3 tokembed.py --context", None),
+     "python3 tokembed.py --learn --d-model 9 --padding-idx 0 -- '<pad>' late", None),
+    ("view=train&seed=7", "python3 tokembed.py --train --seed 7", None),
+    ("view=context&text=my+order", "python3 tokembed.py --context", None),
     ("text=please+return+the+shoes&view=search",
-     ["--search", "please", "return", "the", "shoes"],
-     "python3 tokembed.py --search please return the shoes", None),
+     "python3 tokembed.py --search -- please return the shoes", None),
     ("text=my+order+order&view=positions&d_model=8",
-     ["--positions", "my", "order", "order", "--d-model", "8"],
-     "python3 tokembed.py --positions my order order --d-model 8", None),
-    ("text=Refund+my+order", ["Refund", "my", "order"],
-     "python3 tokembed.py Refund my order", None),
-    ("copy=cosine&kind=exercise", [], "python3 tokembed.py",
-     "python3 tokembed.py --exercise cosine"),
-    ("copy=lookup&kind=checked", [], "python3 tokembed.py",
+     "python3 tokembed.py --positions --d-model 8 -- my order order", None),
+    ("text=my+order&view=table&d_model=16",
+     "python3 tokembed.py --table --d-model 16 -- my order", None),
+    ("text=Refund+my+order", "python3 tokembed.py -- Refund my order", None),
+    ("copy=cosine&kind=exercise", "python3 tokembed.py", "python3 tokembed.py --exercise cosine"),
+    ("copy=lookup&kind=checked", "python3 tokembed.py",
      "python3 tokembed.py --copy lookup --checked"),
+    # words are words: nothing the learner types becomes an option, or reads stdin
+    ("text=-", "python3 tokembed.py -- -", None),
+    ("text=--help", "python3 tokembed.py -- --help", None),
+    ("text=--svg+notes.md+my", "python3 tokembed.py -- --svg notes.md my", None),
+    ("text=--copy+y&view=table", "python3 tokembed.py --table -- --copy y", None),
+    ("text=it%27s+my+order", "python3 tokembed.py -- 'it'\\''s' my order", None),
+    # a bad number in the URL gets the CLI's own error, not silence
+    ("seed=abc", "python3 tokembed.py --seed abc", None),
+    ("view=table&d_model=0", "python3 tokembed.py --table --d-model 0", None),
+    ("padding=x&text=late", "python3 tokembed.py --padding-idx x -- late", None),
+    ("seed=--help", "python3 tokembed.py --seed --help", None),
 ]
+FIGURE_VIEWS = [flag or "" for flag, view in tokembed.VIEWS.items() if "--svg" in view.takes]
+
+
+def run(argv):
+    return subprocess.run([sys.executable, "tokembed.py", *argv], capture_output=True,
+                          env={**os.environ, "COLUMNS": "80"}, stdin=subprocess.DEVNULL)
+
+
 states = []
-for k, (query, argv, command, copy) in enumerate(STATES):
-    done = subprocess.run([sys.executable, "tokembed.py", *argv], capture_output=True)
+for k, (query, command, copy) in enumerate(STATES):
+    argv = shlex.split(command)[2:]  # what the learner would paste
+    done = run(argv)
     name = os.path.join(work, f"page-{k}")
     if done.returncode == 0:
         open(name + ".out", "wb").write(done.stdout)
     else:
+        assert done.stderr.count(b"\n") == 1, (command, done.stderr)  # one line
         open(name + ".err", "wb").write(done.stderr)
-    view = argv[0] if argv and argv[0].startswith("--") else ""
-    if view in ("", "--table", "--one-hot") and done.returncode == 0:
-        subprocess.run([sys.executable, "tokembed.py", *argv, "--svg", name + ".svg"],
-                       capture_output=True, check=True)
+    at = argv.index("--") if "--" in argv else len(argv)  # options before --
+    view = next((arg for arg in argv[:at] if arg in tokembed.VIEWS), "")
+    if view in FIGURE_VIEWS and done.returncode == 0:
+        drawn = run(argv[:at] + ["--svg", name + ".svg"] + argv[at:])
+        assert drawn.returncode == 0, drawn.stderr
     if copy:
-        open(name + ".copy", "wb").write(subprocess.run(
-            [sys.executable, "tokembed.py", *copy.split()[2:]], capture_output=True,
-            check=True).stdout)
-    states.append({"query": query, "command": command, "copy": copy})
-json.dump(states, open(os.path.join(work, "states.json"), "w"))
+        open(name + ".copy", "wb").write(run(shlex.split(copy)[2:]).stdout)
+    states.append({"query": query, "command": command, "copy": copy, "argv": argv})
+json.dump(states, open(os.path.join(work, "states.json"), "w"), indent=1)
+json.dump([[flag or "", list(view.takes), view.help] for flag, view in tokembed.VIEWS.items()],
+          open(os.path.join(work, "views.json"), "w"))
+open(os.path.join(work, "lesson.out"), "wb").write(run([]).stdout)
