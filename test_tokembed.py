@@ -830,12 +830,12 @@ VALID += [("sgns_step", ([1.0, 0.0], [0.0, 1.0], 1, 0.5)),
 
 
 # A sweep of seeds 0 to 9,999, once outside the suite, found "return" nearest to
-# refund for every seed, with refund ~ return at least 0.92 and refund ~ monsoon at
-# most 0.19 (see the README); these 26 seeds keep the claim in the suite.
+# refund for every seed, with refund ~ return at least 0.86 and refund ~ monsoon at
+# most 0.13 (see the README); these 26 seeds keep the claim in the suite.
 @pytest.mark.parametrize("seed", SEEDS)
 def test_training_makes_refund_and_return_alike(seed):
     vocab, table, row = trained(seed)
-    assert cosine(row["refund"], row["return"]) >= 0.9
+    assert cosine(row["refund"], row["return"]) >= 0.85
     assert cosine(row["refund"], row["monsoon"]) <= 0.3
     assert nearest("refund", vocab, table, k=1)[0][0] == "return"
 
@@ -853,7 +853,7 @@ def test_training_starts_random():
     vocab, before, row = trained(SEED, epochs=0)
     _, _, after = trained(SEED)
     assert nearest("refund", vocab, before, k=1)[0][0] != "return"
-    assert cosine(row["refund"], row["return"]) < 0.5 < 0.9 < \
+    assert cosine(row["refund"], row["return"]) < 0.5 < 0.85 < \
         cosine(after["refund"], after["return"])
 
 
@@ -1003,8 +1003,8 @@ def bank_in(sentence, seed):
     return out, lean(out) - lean(row["bank"])
 
 
-# The 10,000-seed sweep found no exception here either: bank leaned at least +0.27
-# toward river in the river sentence, and at least 0.20 away in the account one.
+# The 10,000-seed sweep found no exception here either: bank leaned at least +0.19
+# toward river in the river sentence, and at least 0.12 away in the account one.
 @pytest.mark.parametrize("seed", SEEDS)
 def test_attention_makes_bank_contextual(seed):
     """One input row for bank; after attend, it leans toward each sentence's sense."""
@@ -3213,21 +3213,36 @@ def test_readme_serves_the_lesson_page():
 
 
 def test_the_page_loads_the_pyodide_that_ci_pins():
+    pinned = re.search(r"^pyodide_version=(\S+)", (HERE / ".ci" / "run").read_text(), re.M)[1]
+    url = f"https://cdn.jsdelivr.net/npm/pyodide@{pinned}/"
+    for name in ("page.js", "worker.js"):
+        assert f'const PYODIDE = "{url}";' in (HERE / ".docs" / name).read_text(encoding="utf-8")
     page = (HERE / ".docs" / "index.html").read_text(encoding="utf-8")
-    pinned = re.search(r"^pyodide_version=(\S+)", (HERE / ".ci" / "run").read_text(), re.M)
-    assert f'const PYODIDE = "https://cdn.jsdelivr.net/npm/pyodide@{pinned[1]}/";' in page
-    assert f"Pyodide {pinned[1]} (the version CI runs)" in README
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page)[1]
+    assert f"script-src 'self' {url} 'wasm-unsafe-eval';" in csp
+    assert f"Pyodide {pinned} (the version CI runs)" in README
 
 
 def test_the_page_knows_what_each_view_takes():
     """Before Python runs (or where it cannot), the page builds the command line from
-    its own copy of what each view takes: the same as VIEWS says."""
+    its own copy of what each view takes, and lists the views: the same as VIEWS."""
     import json
     page = (HERE / ".docs" / "index.html").read_text(encoding="utf-8")
-    shown = page.split("let takes = ", 1)[1].split("};", 1)[0] + "}"
-    copied = json.loads(re.sub(r",\s*}", "}", shown))
-    assert copied == {flag or "": list(view.takes) for flag, view in
-                      tokembed.VIEWS.items() if flag not in ("--copy", "--exercise")}
+    copied = json.loads(re.search(r'<script type="application/json" id="views">(.*?)</script>',
+                                  page, re.S)[1])
+    expected = {flag or "": list(view.takes) for flag, view in tokembed.VIEWS.items()
+                if flag not in ("--copy", "--exercise")}
+    assert copied == expected and list(copied) == list(expected)
+    select = re.search(r'<select id="view"[^>]*>(.*?)</select>', page, re.S)[1]
+    assert re.findall(r'<option value="([^"]*)"', select) == list(expected)
+
+
+def test_the_page_shows_the_lessons_output_before_python():
+    """The first paint holds the lesson's own output, as static text: python3's bytes."""
+    import html
+    page = (HERE / ".docs" / "index.html").read_text(encoding="utf-8")
+    shown = re.search(r'<pre id="output"[^>]*>(.*?)</pre>', page, re.S)[1]
+    assert html.unescape(shown) == LESSON_OUTPUT.decode()
 
 
 def test_readme_gives_the_copies_real_sizes():

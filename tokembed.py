@@ -392,9 +392,9 @@ CORPUS = [
     "a savings account pays interest", "my order is late",
 ]
 TRAIN_D_MODEL = 16   # numbers per trained word vector
-TRAIN_EPOCHS = 15    # passes over the corpus
+TRAIN_EPOCHS = 20    # passes over the corpus
 LEARNING_RATE = 0.25
-NEGATIVES = 3        # random "non-neighbours" per real (word, context) pair
+NEGATIVES = 2        # random "non-neighbours" per real (word, context) pair
 
 
 def dot(u, v):

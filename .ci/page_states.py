@@ -45,6 +45,11 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("seed=abc", "python3 tokembed.py --seed abc", None),
     ("view=table&d_model=0", "python3 tokembed.py --table --d-model 0", None),
     ("padding=x&text=late", "python3 tokembed.py --padding-idx x -- late", None),
+    # --tokens reads its TEXT whole: a leading space, and two spaces, are kept
+    ("text=+refund+my+order&view=tokens&merges=20",
+     "python3 tokembed.py --tokens --merges 20 -- ' refund my order'", None),
+    ("text=refund++my+order&view=tokens",
+     "python3 tokembed.py --tokens -- 'refund  my order'", None),
     ("seed=--help", "python3 tokembed.py --seed --help", None),
 ]
 FIGURE_VIEWS = [flag or "" for flag, view in tokembed.VIEWS.items() if "--svg" in view.takes]
