@@ -3154,6 +3154,9 @@ def test_ci_compares_every_view_that_views_lists():
     run = (HERE / ".ci" / "run").read_text(encoding="utf-8")
     assert "for flag, view in tokembed.VIEWS.items():" in run
     assert all(len(view.examples) >= 1 for view in tokembed.VIEWS.values())
+    import shlex  # CI splits an example as bash splits words, Pyodide as shlex does
+    assert all(shlex.split(example) == example.split()
+               for view in tokembed.VIEWS.values() for example in view.examples)
 
 
 def test_the_benchmarks_run_from_a_fresh_clone():

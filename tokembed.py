@@ -16,6 +16,8 @@ The file, top to bottom:
 
     facts from outside           REAL_MODELS, TIED, ...; the size limits
     the lesson                   make_table, encode, decode, lookup
+    claim: a real tokenizer      split_words, merge, train_bpe, token_bytes,
+                                 bpe_encode, bpe_decode
     claim: one-hot x table       one_hot, vecmat
     claim: 524 million numbers   param_count
     claim: learned like weights  lookup_backward, sgd_step
@@ -25,8 +27,8 @@ The file, top to bottom:
     claim: layers add context    softmax, attend
     claim: one vector a text     sentence_vector, search
     claim: order needs positions embed, sinusoidal, rotation, rotate, rope
-    claim: the table read again  logits
-    input checks                 one checker per kind of value
+    claim: the table read again  head_gradient, logits
+    input checks                 one checker per kind of value: CHECKERS
     -------------------------    below: the program
     text layout                  lines, columns, counts
     text views                   each view's reader, then its printer
@@ -35,14 +37,15 @@ The file, top to bottom:
     the command line             OPTIONS, VIEWS, main
     the edges                    standard input, output and error; write_svg
 
-Each public function starts with its check lines, calls to the checkers at
-the bottom of the lesson half; the lines after them are the idea, and call
-no checker. ``--copy NAME`` prints the idea alone, ``--copy NAME --checked``
-the whole function. Run ``python3 tokembed.py`` for the lesson's output,
-``--help`` for the rest.
+Each public function starts with its check lines, calls to the checkers that
+CHECKERS names; the lines after them are the idea, and call no checker. Inner
+calls of a checked function take what it checked: a training loop checks
+nothing again. ``--copy NAME`` prints the idea alone, ``--copy NAME
+--checked`` the whole function. Run ``python3 tokembed.py`` for the lesson's
+output, ``--help`` for the rest.
 """
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "decode", "lookup", "one_hot", "vecmat", "REAL_MODELS",
            "param_count", "lookup_backward", "sgd_step", "CORPUS", "dot",
@@ -2300,10 +2303,9 @@ VIEWS = {
     "--tokens": View(("TEXT", "--merges", "--seed", "--d-model"),
                      "split TEXT into byte-level BPE tokens learned from CORPUS; "
                      "show their rows, and the rows no training touches",
-                     _read_tokens, print_tokens, (
-                         "", "' refund my order'", "refund my parcel --merges 50",
-                         "\"'I\\'ll pay 42 dollars!'\" --d-model 2",
-                         "' monsoon' --merges 0")),
+                     _read_tokens, print_tokens, (  # split as bash splits
+                         "", "refund my parcel --merges 50",  # them, and shlex
+                         "monsoon rain 42 times --d-model 2", "river --merges 0")),
     "--copy": View(("WORDS", "--checked"),
                    "print paste-ready source; WORDS: functions or constants to copy",
                    _read_names, print_snippet, ("lookup CORPUS", "search --checked")),
