@@ -1321,7 +1321,7 @@ def test_cli_positions(capsys):
         "attend on the text and on its reversal gives each token",
         "  without positions, the very same vector: True",
         "  with positions added, the same vector: False",
-        'and "bank" in "we walked along the river bank" and reversed, trained (seed 42):',
+        'and "bank" in "we walked along the river bank" and reversed (a random table):',
         "  without positions, the very same bytes: True"]
     norm = math.sqrt(dot(make_table(6, 4)[1], make_table(6, 4)[1]))
     assert f"sizes: a token row {norm:.2f}, or {norm * 2:.2f} scaled by sqrt(d_model); " \
