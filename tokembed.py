@@ -102,6 +102,7 @@ MAX_D_MODEL = 65_536
 MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
+MAX_TEXT = 10_000  # characters --tokens splits: it prints a row for each token
 # CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
 # default_max_str_digits); every Python here reads no more, for the same bytes
 MAX_DIGITS = 4_300
@@ -322,7 +323,7 @@ def vecmat(vector, matrix):
     """
     vector = _vector("vector", vector)
     matrix = _rows("matrix", matrix, len(vector), "vector")
-    return [dot(vector, column) for column in zip(*matrix)]
+    return [math.fsum(x * y for x, y in zip(vector, c)) for c in zip(*matrix)]
 
 
 # --- claim: a real table holds about 524 million numbers ---------------------
@@ -1516,9 +1517,10 @@ def _read_positions(words, args):
                          f"{GPT2_POSITIONS - 1:,}")
     if not ids:
         raise ValueError("--positions needs at least one word")
-    _within("--positions", 4 * len(ids) ** 2 * d_model,
-            f"attention, 4 times, over {len(ids)} words x {len(ids)} words x "
-            f"{d_model:,} numbers")
+    n = len(ids)
+    _within("--positions", (4 * n * n + 10 * n) * d_model,  # 4 attends, and the
+            f"attention 4 times over {n} words x {n} words, and 10 rows a "  # rows
+            f"word to show, x {d_model:,} numbers")
     # the position table is one more random table, with a seed of its own
     return words, ids, table, make_table(N_POSITIONS, d_model, seed + 1), seed
 
@@ -1607,6 +1609,10 @@ def _read_tokens(words, args):
     """Read --tokens: the text as given, spaces kept; the merges BPE learns from
     CORPUS; a random table with a row for each token."""
     text = _utf8("text", TEXT if words is None else " ".join(words))
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
+                         f"characters, got {len(text):,}: it prints a row for "
+                         "each token")
     merges = train_bpe(CORPUS, _whole("--merges", _given(args, "merges",
                                                          BPE_MERGES), 0))
     seed, d_model = _seed_of(args), _given(args, "d_model", D_MODEL)
@@ -1614,7 +1620,10 @@ def _read_tokens(words, args):
     if not 1 <= d_model <= MAX_D_MODEL:
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
                          f"got {d_model}")
-    _within("--tokens", rows * d_model, f"{rows} rows x {d_model:,} numbers")
+    tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
+    _within("--tokens", (5 * rows + tokens) * d_model,  # the table, a step's
+            f"5 tables of {rows} rows, and {tokens:,} tokens to show, x "  # 4
+            f"{d_model:,} numbers")
     return text, merges, make_table(rows, d_model, seed), seed
 
 
