@@ -161,6 +161,7 @@ def lookup(table, ids):
     """
     ids = _ids(ids, table)
     _rows("table", table, most=FINITE, only=ids)
+    ids = list(ids)  # read once: an iterator gives its IDs once
     if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
         raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
@@ -216,7 +217,7 @@ def merge(ids, pair, new_id):
     >>> merge([97, 97, 97], (97, 97), 256)
     [256, 97]
     """
-    ids, pair = _ids(ids, None), tuple(_ids(pair, None))
+    ids, pair = _ids(ids, None), tuple(_ids(pair, None, "pair"))
     if len(pair) != 2:
         raise ValueError(f"pair must hold two IDs, got {len(pair)}")
     new_id = _whole("new_id", new_id, 0)
@@ -531,7 +532,7 @@ def nearest(word, vocab, table, k=3):
     k = _whole("k", k, 1)
     i = vocab.index(word)
     if not any(table[i]):  # a zero row points nowhere: no angle to measure
-        raise ValueError(f"{word!r} has a zero row, so nothing is near it")
+        raise ValueError(f"{word} has a zero row, so nothing is near it")
     scores = [(other, cosine(table[i], row)) for j, (other, row)
               in enumerate(zip(vocab, table)) if j != i and any(row)]
     return sorted(scores, key=lambda pair: pair[1], reverse=True)[:k]  # by ID
@@ -579,10 +580,8 @@ def sentence_vector(rows):
 def search(query, sentences, vocab, table, k=3):
     """Rank sentences by how alike their sentence vectors are to the query's.
 
-    >>> table = [[1.0, 0.1], [0.9, 0.2], [0.0, 1.0]]
-    >>> found = search("cat", ["car", "dog"], ["cat", "dog", "car"], table)
-    >>> [(text, round(score, 3)) for text, score in found]
-    [('dog', 0.993), ('car', 0.1)]
+    >>> search("a", ["c", "b"], ["a", "b", "c"], [[1, 0], [1, 0], [0, 1]])
+    [('b', 1.0), ('c', 0.0)]
     """
     vocab = _vocab(vocab)
     query = _text("query", query, vocab, least=1)
@@ -716,7 +715,7 @@ def head_gradient(vector, table, target):
     """
     vector, table = _vector("vector", vector), _rows("table", table)
     target = _index("target", target, len(table))
-    weights = softmax(logits(vector, table))  # p_j: above 0 for every row
+    weights = softmax(logits(vector, table))  # p_j > 0, unless exp underflows
     return [[(p - (j == target)) * x for x in vector]
             for j, p in enumerate(weights)]
 
@@ -782,7 +781,7 @@ def _index(name, value, size, wrap=False):
     return int(value)
 
 
-def _ids(ids, rows):
+def _ids(ids, rows, name="ids"):
     """Return ids as a list of ints, each naming one of rows (a count, or a
     table or vocabulary; None: any ID from 0)."""
     if rows is None:
@@ -794,7 +793,7 @@ def _ids(ids, rows):
         rows = len(rows)
     if isinstance(ids, NOT_A_LIST) or not hasattr(ids, "__iter__"):
         fix = {int: " (write [ID])", str: " (encode the text first)"}
-        raise TypeError(f"ids must be a list of token IDs, not "
+        raise TypeError(f"{name} must be a list of token IDs, not "
                         f"{type(ids).__name__}: {_shown(ids)}"
                         f"{fix.get(type(ids), '')}")
     ids = list(ids)
@@ -806,9 +805,10 @@ def _ids(ids, rows):
             raise TypeError(f"token ID at position {position} must be an int, "
                             f"not {type(i).__name__}: {_shown(i)}")
         if not 0 <= int(i) < rows:  # Python would quietly wrap -1 to the end
-            raise IndexError(f"token ID {_shown(int(i))} at position "
-                             f"{position} is out of range; valid IDs are 0 to "
-                             f"{rows - 1}")
+            valid = "0 or more" if rows == math.inf else f"0 to {rows - 1}"
+            where = f"{position} of {name}" if name != "ids" else position
+            raise IndexError(f"token ID {_shown(int(i))} at position {where} "
+                             f"is out of range; valid IDs are {valid}")
     return [int(i) for i in ids]
 
 
@@ -1026,7 +1026,12 @@ def _merges(merges):
             raise ValueError(f"merges[{i}] is {_shown(pair)}, but merge {i} "
                              f"makes ID {256 + i}: it may join only IDs 0 to "
                              f"{255 + i}, made before it")
-    return [(int(a), int(b)) for a, b in merges]
+    merges = [(int(a), int(b)) for a, b in merges]
+    if len(set(merges)) < len(merges):  # a pair merges once: the first ID
+        twice = next(p for k, p in enumerate(merges) if p in merges[:k])
+        raise ValueError(f"merges lists the pair {twice} twice; each pair is "
+                         "merged once, into one ID")
+    return merges
 
 
 def _byte_vocab(vocab):
@@ -1046,7 +1051,10 @@ def _shown(value):
     """Write a value for a message: in full if short; a huge int, its size."""
     if isinstance(value, int) and value.bit_length() > 128:
         return f"an int of {value.bit_length():,} bits"
-    text = repr(value)
+    try:  # ascii(): repr(), but the same on every Python, whatever its Unicode
+        text = ascii(value)
+    except ValueError:  # an int inside with more digits than Python will write
+        return f"a {type(value).__name__} too large to show"
     return text if len(text) <= 60 else (
         f"{text[:40]}... ({len(text):,} characters)")
 
@@ -1054,9 +1062,11 @@ def _shown(value):
 def _surrogate(name, text, at):
     """Say that text holds a lone surrogate at a position: it has no UTF-8."""
     code = ord(text[at])
-    byte = f" (how Python keeps byte {code - 0xDC00:#04x}, not UTF-8)" * (
-        0xDC80 <= code <= 0xDCFF)
-    return (f"{name} holds a lone surrogate, U+{code:04X}{byte}, at position "
+    if 0xDC80 <= code <= 0xDCFF:  # how Python keeps a byte of argv or a file
+        return (f"{name} holds byte {code - 0xDC00:#04x}, which is not UTF-8, "
+                f"at position {at:,} (Python keeps it as U+{code:04X}, a lone "
+                "surrogate)")
+    return (f"{name} holds a lone surrogate, U+{code:04X}, at position "
             f"{at:,}: it has no UTF-8 bytes")
 
 
@@ -1064,14 +1074,13 @@ def _unknown(position, word, vocab):
     """Say that a word is not in vocab; guess why: a capital, a stop, a typo,
     a look-alike letter."""
     guess, letters = word.lower().strip(".,;:!?\"'()"), set("".join(vocab))
-    odd = [c for c in word if c not in letters and not c.isascii()
-           or not c.isprintable()]
+    odd = [c for c in word if c not in letters  # not printable ASCII; not
+           and not " " <= c <= "~"]  # isprintable(): it moves with Unicode
     if odd and 0xDC80 <= ord(odd[0]) <= 0xDCFF:  # how Python keeps a byte
         hint = (f" (it holds byte {ord(odd[0]) - 0xDC00:#04x}, which is not "
                 "UTF-8)")
     elif odd:  # a Cyrillic о looks just like a Latin o
-        import unicodedata  # here, not at the top: only this message needs it
-        called = unicodedata.name(odd[0], "(no name)")
+        called = unicodedata.ucd_3_2_0.name(odd[0], "(no name)")  # frozen
         hint = (f" (it holds U+{ord(odd[0]):04X} {called}, which no "
                 "vocabulary word has)")
     else:  # a capital, a full stop, or a typo
@@ -1204,9 +1213,12 @@ def _explain_minus_zero(rows, product=False):
 def _quoted(text):
     """Write text in double quotes, in ASCII: any other character, and any
     control, as its escape, by its code point alone (repr() would follow each
-    Python's own Unicode), so that the bytes are the same everywhere."""
-    escaped = text.encode("unicode_escape").decode("ascii")
-    return '"' + escaped.replace('"', '\\"') + '"'
+    Python's own Unicode), so that the bytes are the same everywhere; a long
+    one cut short, so that it fits a line."""
+    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    if len(escaped) > 40:
+        return f'"{escaped[:30]}..." ({len(text):,} characters)'
+    return f'"{escaped}"'
 
 
 def _seed_text(seed):
@@ -1237,12 +1249,12 @@ def _padding_row(args):
     return None if padding_idx is None else padding_idx % len(VOCAB)
 
 
-def _within(view, numbers, inputs):
+def _within(view, numbers, inputs, fewer="fewer words"):
     """Refuse inputs that would have a view work through too many numbers."""
     if numbers > MAX_NUMBERS:
         raise ValueError(f"{view} would work through {numbers:,} numbers "
-                         f"({inputs}), more than {MAX_NUMBERS:,}: give fewer "
-                         "words, or a smaller --d-model")
+                         f"({inputs}), more than {MAX_NUMBERS:,}: give {fewer}, "
+                         "or a smaller --d-model")
 
 
 def _read_lookup(words, args):
@@ -1613,8 +1625,10 @@ def _read_tokens(words, args):
         raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
                          f"characters, got {len(text):,}: it prints a row for "
                          "each token")
-    merges = train_bpe(CORPUS, _whole("--merges", _given(args, "merges",
-                                                         BPE_MERGES), 0))
+    n_merges = _given(args, "merges", BPE_MERGES)
+    if n_merges < 0:
+        raise ValueError(f"argument --merges: must be 0 or more, got {n_merges}")
+    merges = train_bpe(CORPUS, n_merges)
     seed, d_model = _seed_of(args), _given(args, "d_model", D_MODEL)
     rows = len(token_bytes(merges))
     if not 1 <= d_model <= MAX_D_MODEL:
@@ -1623,7 +1637,7 @@ def _read_tokens(words, args):
     tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
     _within("--tokens", (5 * rows + tokens) * d_model,  # the table, a step's
             f"5 tables of {rows} rows, and {tokens:,} tokens to show, x "  # 4
-            f"{d_model:,} numbers")
+            f"{d_model:,} numbers", "a shorter text, fewer --merges")
     return text, merges, make_table(rows, d_model, seed), seed
 
 
@@ -1648,6 +1662,8 @@ def print_tokens(text, merges, table, seed):
             (str(i), repr(vocab[i]), table[i],
              _count(seen.count(i), "time") if i in seen else "never")
             for i in ids], right=(0,), wrap=2)
+    _explain_minus_zero([table[i] for shown in (text, twin)
+                         for i in bpe_encode(shown, merges)])
     _print_unused(text, merges, vocab, seen)
     _print_merges(full)
     _print_unknown(merges)
@@ -1705,9 +1721,10 @@ def _print_untouched(table, seen):
     print(f"after a step of training on the corpus, its {len(unused)} unused rows")
     print("  are unchanged, byte for byte:",
           all(repr(after[i]) == repr(table[i]) for i in unused))
-    hidden = table[seen[0]]  # a tied head reads the same table: logits, then
-    tied = [[g + h for g, h in zip(row, head)] for row, head in  # their loss
-            zip(grad, head_gradient(hidden, table, seen[1]))]
+    width = len(table[0])  # a hidden vector whose scores, each a row's mean,
+    hidden = [1 / width] * width  # stay within 1 of 0: no p_j underflows
+    tied = [[g + h for g, h in zip(row, head)] for row, head in  # a tied head
+            zip(grad, head_gradient(hidden, table, seen[1]))]  # reads the table
     print("with a tied output head (logits read the same table), the step moves")
     print("  every row, unused or not:", all(any(row) for row in tied))
     last = max(seen)
@@ -2028,6 +2045,11 @@ MISTAKES = {
     "one_hot": [  # the 1 one place off, at either end
         ">>> one_hot(0, 3), one_hot(2, 3)",
         "([1, 0, 0], [0, 0, 1])"],
+    "train_bpe": [  # pairs counted across pieces; no stop when no pair is left
+        '>>> train_bpe(["a1a1"], 1)  # the pieces a, 1, a, 1: no pair in any',
+        "[]",
+        '>>> train_bpe(["ab"], 5)  # one merge, and then no pair is left',
+        "[(97, 98)]"],
     "encode": [  # str.find: a place in a string, or -1, not an ID
         '>>> encode("late my", ["my", "late"])',
         "[1, 0]"],
@@ -2050,7 +2072,9 @@ def _copyable(names):
         import difflib  # here, not at the top: only this mistake needs it
         import unicodedata  # Python reads a fullwidth ｄｏｔ as dot: NFKC
         plain = unicodedata.normalize("NFKC", unknown[0]).lower() if unknown else ""
-        close = difflib.get_close_matches(plain, alone, n=1)
+        lowered = {name.lower(): name for name in alone}  # VOCAB as vocab
+        close = [lowered[name] for name in
+                 difflib.get_close_matches(plain, lowered, n=1)]
         problem = f"cannot copy {_shown(unknown[0])}" if unknown else \
             "name something to copy"
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -2251,8 +2275,8 @@ def _snippet_header(names, about, needed):
 OPTIONS = {
     "--seed": ("N", f"seed for the random table, or for training (default: {SEED})"),
     "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL}); "
-                       f"a view works through at most {MAX_NUMBERS:,} numbers, as "
-                       "words x d_model"),
+                       f"a view works through at most {MAX_NUMBERS:,} numbers, "
+                       "words x d_model for most"),
     "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
                             "padding_idx does; -1 is the last row"),
     "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
@@ -2493,8 +2517,9 @@ def _wrapped(text, width, indent=2):
 HELP_DESCRIPTION = ("Turn text into token IDs, then into rows of an embedding table, "
                     "as the lesson does. With no flags: the lesson's output.")
 HELP_WORDS = (f"the text, in the lesson's vocabulary: {', '.join(VOCAB)} (default: "
-              f"{TEXT}); --search reads the training corpus's words instead; - reads "
-              "them from standard input; after --, every word is text")
+              f"{TEXT}); --search reads the training corpus's words instead, and "
+              "--tokens any TEXT, its spaces kept; - reads them from standard "
+              "input; after --, every word is text")
 HELP_EXAMPLES = """examples:
   python3 tokembed.py my order is late
   echo "my order is late" | python3 tokembed.py -
@@ -2554,7 +2579,10 @@ def _words(args, raw=False):
         raise ValueError("'-' reads the words from standard input, but it is closed")
     try:
         text = _read_stdin()
-        return [text[:-1] if text.endswith("\n") else text] if raw else text.split()
+        if raw:  # one line's end, \n or \r\n, is no part of the text
+            return [text[:-2] if text.endswith("\r\n") else text[:-1]
+                    if text.endswith("\n") else text]
+        return text.split()
     except OSError as error:
         raise ValueError(f"cannot read standard input: {_reason(error)}") from None
 
@@ -2602,6 +2630,7 @@ def write_svg(path, svg):
     ...     os.listdir(folder)
     ['table.svg']
     """
+    svg = _utf8("svg", svg)  # before the file is opened, and so emptied
     import stat  # here, not at the top: only --svg needs it
     path = os.fsdecode(os.fspath(path))  # a str, from a str, bytes or a Path
     nonblocking, there = getattr(os, "O_NONBLOCK", 0), _stat_of(path)
