@@ -280,14 +280,14 @@ def bpe_encode(text, merges):
     """
     text, merges = _utf8("text", text), _merges(merges)
     made = {pair: 256 + i for i, pair in enumerate(merges)}  # pair: its ID
-    ids = []
-    for piece in split_words(text):
+    pieces, encoded = split_words(text), {}
+    for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
         tokens = list(piece.encode("utf-8"))
         while pairs := [p for p in zip(tokens, tokens[1:]) if p in made]:
             pair = min(pairs, key=made.get)  # the one training merged first
             tokens = merge(tokens, pair, made[pair])
-        ids += tokens
-    return ids
+        encoded[piece] = tokens
+    return [i for piece in pieces for i in encoded[piece]]
 
 
 def bpe_decode(ids, vocab):
