@@ -1806,6 +1806,8 @@ def test_cli_table_counts_many_positions(capsys):
     (["--learn", "--seed", "14", "my", "order", "order", "order", "late", "late", "late"],
      SMALL_MINUS),
     (["--learn", "--seed", "43", "my"], None),  # no -0.00 printed: no note
+    (["--tokens", "--seed", "3"], MINUS_ZERO),  # a token's row of the random table
+    (["--tokens"], None),
 ])
 def test_a_printed_minus_zero_is_said_truly(argv, note, capsys):
     status, out, _ = run_main(argv, capsys)

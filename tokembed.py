@@ -736,8 +736,8 @@ def logits(vector, table):
 # checker hands its value back unchanged or in a plainer form (a list for any
 # iterable, a Python int for a NumPy integer), or refuses it with a message
 # that names it. A checker calls no other, but for _number, which the list
-# checkers call for the items they cannot pass in one go, and the two helpers
-# that write messages, _shown and _unknown.
+# checkers call for the items they cannot pass in one go, and the helpers
+# that write messages, MESSAGES.
 
 CHECKERS = ("_whole", "_index", "_ids", "_vocab", "_text", "_word", "_texts",
             "_corpus", "_number", "_vector", "_rows", "_base", "_flag", "_utf8",
@@ -1651,6 +1651,7 @@ def print_tokens(text, merges, table, seed):
          f"{len(vocab):,} tokens in all: 256 bytes and "
          f"{_count(len(merges), 'merge')}", 2)
     twin = text[1:] if text.startswith(" ") else " " + text
+    rows = []  # the rows shown, for what a -0.00 among them is
     for shown, why in ((text, ""), (twin, "without its first space" if
                                      text.startswith(" ") else
                                      "with the space a word has in a sentence")):
@@ -1662,8 +1663,8 @@ def print_tokens(text, merges, table, seed):
             (str(i), repr(vocab[i]), table[i],
              _count(seen.count(i), "time") if i in seen else "never")
             for i in ids], right=(0,), wrap=2)
-    _explain_minus_zero([table[i] for shown in (text, twin)
-                         for i in bpe_encode(shown, merges)])
+        rows += [table[i] for i in ids]
+    _explain_minus_zero(rows)
     _print_unused(text, merges, vocab, seen)
     _print_merges(full)
     _print_unknown(merges)
@@ -1672,7 +1673,7 @@ def print_tokens(text, merges, table, seed):
 
 def _print_unused(text, merges, vocab, seen):
     """Name the rows that the corpus never looks up: glitch tokens in miniature."""
-    unused = [i for i in range(len(vocab)) if i not in set(seen)]
+    unused = sorted(set(range(len(vocab))) - set(seen))
     merged = [vocab[i] for i in unused if i >= 256]
     longest = sorted(merged, key=len, reverse=True)[:3]  # steps to longer words
     # GPT-2's "SolidGoldMagikarp": tokens whose rows training hardly touched
@@ -1717,7 +1718,7 @@ def _print_untouched(table, seen):
     """Show the rows no ID looks up unchanged by a step, but for a tied head."""
     grad = lookup_backward([[1.0] * len(table[0])] * len(seen), seen, len(table))
     after = sgd_step(table, grad, 0.1)
-    unused = [i for i in range(len(table)) if i not in set(seen)]
+    unused = sorted(set(range(len(table))) - set(seen))
     print(f"after a step of training on the corpus, its {len(unused)} unused rows")
     print("  are unchanged, byte for byte:",
           all(repr(after[i]) == repr(table[i]) for i in unused))
