@@ -2635,7 +2635,7 @@ def test_snippet_names_what_can_be_copied(call, message):
 
 @pytest.mark.parametrize("call, message", [
     (lambda: snippet(["dot"]), "a name to copy must be a str, not list: ['dot']"),
-    (lambda: exercise(None), "exercise takes one name, a str, not NoneType: None"),
+    (lambda: exercise(None), "a name to copy must be a str, not NoneType: None"),
 ])
 def test_copying_names_a_value_that_is_no_name(call, message):
     """snippet(["dot"]) said "unhashable type"; exercise(None), "not iterable"."""

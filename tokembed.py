@@ -2004,9 +2004,6 @@ def exercise(name):
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
     """
-    if not isinstance(name, str):
-        raise TypeError(f"exercise takes one name, a str, not "
-                        f"{type(name).__name__}: {_shown(name)}")
     [name] = _copyable([name])
     pieces = _pieces(checked=False)
     node, text = pieces[name]
