@@ -1016,10 +1016,10 @@ def _merges(merges):
                         f"{type(merges).__name__}: {_shown(merges)}")
     merges = list(merges)
     for i, pair in enumerate(merges):
-        if isinstance(pair, NOT_A_LIST) or not hasattr(pair, "__len__") or \
-                len(pair) != 2 or not all(hasattr(type(token), "__index__")
-                                          and not isinstance(token, bool)
-                                          for token in pair):
+        if (isinstance(pair, NOT_A_LIST) or not hasattr(pair, "__len__")
+                or len(pair) != 2 or not all(hasattr(type(token), "__index__")
+                                             and not isinstance(token, bool)
+                                             for token in pair)):
             raise TypeError(f"merges[{i}] must be a pair of token IDs, not "
                             f"{_shown(pair)}")
         if not all(0 <= int(token) < 256 + i for token in pair):
@@ -1087,8 +1087,8 @@ def _unknown(position, word, vocab):
         import difflib  # here, not at the top: only this message needs it
         close = [guess] if guess in vocab else difflib.get_close_matches(
             guess, vocab, n=2, cutoff=0.75)
-        hint = f" (did you mean {' or '.join(map(repr, close))}?)" if close \
-            else ""
+        hint = (f" (did you mean {' or '.join(map(repr, close))}?)" if close
+                else "")
     known = ", ".join(vocab[:60]) + (
         f", ... ({len(vocab)} words)" if vocab[60:] else "")
     return (f"unknown token {_shown(word)} at position {position}{hint}; "
@@ -1861,9 +1861,9 @@ def _figure_notes(subtitle, seed, padding_row, width):
     if padding_row is not None:
         drawn.append(f"Row {padding_row} is the padding row: all zeros.")
     wrap = int((width - 2 * MARGIN) / CHAR_W)
-    return textwrap.wrap(subtitle, wrap, max_lines=3, placeholder=" ...",
-                         break_on_hyphens=False) + \
-        textwrap.wrap(" ".join(drawn), wrap)
+    return (textwrap.wrap(subtitle, wrap, max_lines=3, placeholder=" ...",
+                          break_on_hyphens=False)
+            + textwrap.wrap(" ".join(drawn), wrap))
 
 
 def _figure_key(content):
@@ -2073,8 +2073,8 @@ def _copyable(names):
         lowered = {name.lower(): name for name in alone}  # VOCAB as vocab
         close = [lowered[name] for name in
                  difflib.get_close_matches(plain, lowered, n=1)]
-        problem = f"cannot copy {_shown(unknown[0])}" if unknown else \
-            "name something to copy"
+        problem = (f"cannot copy {_shown(unknown[0])}" if unknown else
+                   "name something to copy")
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"{problem}{hint}; you can copy: {', '.join(alone)}")
     return names
@@ -2154,8 +2154,8 @@ def _check_lines(node):
                  for n in ast.walk(target) if isinstance(n, ast.Name)}
         if calls & ours - checkers:
             break
-        if isinstance(statement, (ast.Assign, ast.Expr)) and calls & checkers \
-                and bound <= arguments:
+        if (isinstance(statement, (ast.Assign, ast.Expr)) and calls & checkers
+                and bound <= arguments):
             last = k
         elif not (isinstance(statement, ast.If) and not statement.orelse and
                   all(isinstance(s, ast.Raise) for s in statement.body)):
@@ -2228,8 +2228,8 @@ def _joined(needed, names, pieces):
     def place(node):
         own = set(_bound(node))
         last = bool(own & set(names)) and not own & early
-        return not isinstance(node, (ast.Import, ast.ImportFrom)), last, \
-            node.lineno
+        return (not isinstance(node, (ast.Import, ast.ImportFrom)), last,
+                node.lineno)
     copy, last = "", None
     for node in sorted(needed, key=place):  # an import, or a constant, under the last
         together = type(node) is type(last) and not isinstance(
@@ -2380,8 +2380,8 @@ def main(argv=None):
 
 def _argv(argv):
     """Return argv as a list of str, as sys.argv[1:] is, read once; or refuse it."""
-    if isinstance(argv, (str, bytes, bytearray, set, frozenset, dict)) or \
-            not hasattr(argv, "__iter__"):
+    if (isinstance(argv, (str, bytes, bytearray, set, frozenset, dict))
+            or not hasattr(argv, "__iter__")):
         why = {str: " (split it first)", set: " (its order is hash order)",
                frozenset: " (its order is hash order)"}.get(type(argv), "")
         raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
@@ -2593,12 +2593,12 @@ def _read_stdin():
         os.set_blocking(sys.stdin.fileno(), True)
     except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
         pass
-    decode = codecs.getincrementaldecoder("utf-8-sig")().decode if binary else None
+    utf8 = codecs.getincrementaldecoder("utf-8-sig")().decode if binary else None
     pieces, words, size, inside = [], 0, 0, False
     while True:
         raw = (binary or sys.stdin).read(1 << 16)
         try:
-            chunk = decode(raw, final=not raw) if decode else raw
+            chunk = utf8(raw, final=not raw) if utf8 else raw
         except UnicodeDecodeError as error:  # error.object: raw, after any bytes held
             at = size + error.start - (len(error.object) - len(raw))
             raise ValueError(f"standard input is not UTF-8: byte "
