@@ -1233,6 +1233,24 @@ def _seed_text(seed):
 # the view's inputs (or refuses them with one line), then its printer, in
 # VIEWS order.
 
+def _seed_of(args):
+    """Return --seed, checked, or the default seed."""
+    return _whole("seed", _given(args, "seed", SEED), 0, hint=NEGATIVE_SEED)
+
+
+def _given(args, name, default):
+    """Return an option's value, or its default if it was not given."""
+    return default if args[name] is None else args[name]
+
+
+def _int_of(word):
+    """Read a whole number the way the options are read (int: 1_000 and 007 too)."""
+    try:
+        return int(word) if len(word) <= MAX_DIGITS else None
+    except ValueError:
+        return None
+
+
 def _read_lesson(words, args):
     """Read the text and draw the lesson's table as the options say: words, IDs, table."""
     text = TEXT if words is None else " ".join(words)
@@ -2528,24 +2546,6 @@ HELP_EXAMPLES = """examples:
   python3 tokembed.py --positions my order order
   python3 tokembed.py --copy lookup > lesson.py
   python3 tokembed.py --exercise cosine > exercise.py"""
-
-
-def _seed_of(args):
-    """Return --seed, checked, or the default seed."""
-    return _whole("seed", _given(args, "seed", SEED), 0, hint=NEGATIVE_SEED)
-
-
-def _given(args, name, default):
-    """Return an option's value, or its default if it was not given."""
-    return default if args[name] is None else args[name]
-
-
-def _int_of(word):
-    """Read a whole number the way the options are read (int: 1_000 and 007 too)."""
-    try:
-        return int(word) if len(word) <= MAX_DIGITS else None
-    except ValueError:
-        return None
 
 
 def _int_arg(word):
