@@ -42,6 +42,8 @@ from tokembed import (VOCAB, D_MODEL, SEED, TEXT, CORPUS, make_table, encode, de
                       lookup, one_hot, vecmat, param_count, lookup_backward, sgd_step,
                       dot, cosine, context_pairs, sigmoid, sgns_step, train_embeddings,
                       nearest, softmax, attend, sentence_vector, search, embed,
+                      pad_batch, position_ids, masked_attend, gpt2_bytes, gpt2_ids,
+                      read_merges,
                       sinusoidal, rotation, rotate, rope, logits, colour, svg_figure,
                       write_svg, snippet, exercise, main)
 
@@ -244,10 +246,8 @@ def test_lookup_returns_copies():
     ([Index(3), Index(1)], [3, 1]),  # NumPy-style integers index as Python's do
     ((3, 1), [3, 1]),
     (range(2), [0, 1]),
-    (iter([5]), [5]),
-    ((i for i in [4, 4]), [4, 4]),
 ])
-def test_lookup_takes_any_iterable_of_integers(ids, expected):
+def test_lookup_takes_a_list_tuple_or_range_of_integers(ids, expected):
     table = make_table(6, 4)
     assert lookup(table, ids) == [table[i] for i in expected]
 
@@ -344,6 +344,20 @@ def test_the_classes_are_unicode_3_2s_on_every_python():
     (([5], (5, 5), 256), [5]),
 ]))
 def test_merge(args, expected):
+    assert merge(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", valid("merge", [
+    # a new_id equal to the pair's first ID merged again: [1], three overlapping
+    # merges; minbpe's merge and GPT-2's bpe() give [1, 1]
+    (([1, 1, 1, 1], (1, 1), 1), [1, 1]),
+    (([1, 1, 1], (1, 1), 1), [1, 1]),
+    (([2, 1, 1, 1, 1], (1, 1), 2), [2, 2, 2]),
+    (([97, 98, 97, 98], [97, 98], 256), [256, 256]),  # a pair as JSON gives it
+    (((97, 98, 97), (97, 98), 256), [256, 97]),
+]))
+def test_merge_never_overlaps(args, expected):
+    """Each pair is used up once merged, whatever new_id is: the lesson view too."""
     assert merge(*args) == expected
 
 
@@ -489,7 +503,15 @@ def test_a_tied_head_moves_every_row_and_an_untied_one_leaves_them():
     assert all(any(tied[i]) for i in unused) and not any(any(untied[i]) for i in unused)
 
 
-VALID += [("head_gradient", ([1.0, 0.5], [[0.2, 0.1], [0.0, 0.3]], 1))]
+VALID += [("head_gradient", ([1.0, 0.5], [[0.2, 0.1], [0.0, 0.3]], 1)),
+          # what JSON gives: merges as lists of two, a text's IDs as lists
+          ("bpe_encode", ("abab cd", [[97, 98], [256, 256], [99, 100]])),
+          ("token_bytes", ([[97, 97], [256, 98]],)),
+          ("train_bpe", (("ab ab", "ab"), 2)),
+          ("bpe_decode", ((104, 105), tuple(bytes([i]) for i in range(256)))),
+          ("split_words", (" it's  ok\n",)),
+          ("gpt2_ids", ([33, 32, 10, 256],)), ("gpt2_ids", ((255, 50_000),)),
+          ("gpt2_bytes", ())]
 
 
 def test_a_token_can_be_part_of_a_character():
@@ -565,8 +587,9 @@ def test_copy_bpe_encode_fits_a_slide():
     import ast
     source = snippet("bpe_encode")
     # issue 19 asked for 70; the header's copyright line (issue 21), the 25
-    # White_Space characters and lines cut at 79 columns take 5 more
-    assert len(source.splitlines()) <= 75 and "def split_words" in source
+    # White_Space characters and lines cut at 79 columns take 5 more, and merge's
+    # never overlapping (issue 28) 2 more
+    assert len(source.splitlines()) <= 77 and "def split_words" in source
     for name in ("split_words", "merge", "train_bpe", "token_bytes", "bpe_encode",
                  "bpe_decode"):
         node = next(n for n in ast.parse(snippet(name)).body if getattr(n, "name", "") == name)
@@ -937,10 +960,9 @@ VALID += [("train_embeddings", (["a b", "b c"], 3, 2)),
           ("train_embeddings", (["b a"], 0, 1, ["b", "a"]))]
 
 
-@pytest.mark.parametrize("word", ["refund", " refund ", "refund\n"])
-def test_nearest_never_returns_the_word_itself(word):
+def test_nearest_never_returns_the_word_itself():
     vocab, table, _ = trained(SEED)
-    found = nearest(word, vocab, table, k=len(vocab))
+    found = nearest("refund", vocab, table, k=len(vocab))
     assert len(found) == len(vocab) - 1 and "refund" not in [w for w, _ in found]
 
 
@@ -1235,6 +1257,18 @@ def test_shifting_a_sinusoidal_row_is_a_rotation(k):
     assert error < 1e-12
 
 
+VALID += [("pad_batch", ([[3, 1, 4], [1, 4, 2, 5]],)),
+          ("pad_batch", (((3, 1), (2,)), 5, "left")),
+          ("position_ids", ([0, 1, 1, 1],)), ("position_ids", ((1, 1, 0),)),
+          ("masked_attend", ([[1.0, 0.0], [0.0, 1.0], [9.0, 9.0]], [1, 1, 0])),
+          # tuples and ranges, as the module takes them
+          ("lookup", (((0.1, 0.2), (0.3, 0.4)), (1, 0))), ("lookup", ([[1.0], [2.0]], range(2))),
+          ("dot", ((1.0, 2.0), (3.0, 4.0))), ("vecmat", ((1.0, 2.0), ((1.0, 2.0), (3.0, 4.0)))),
+          ("embed", ((0,), ((1.0,),), ((2.0,),))), ("nearest", ("a", ("a", "b"), ((1.0,), (2.0,)))),
+          ("attend", (((1.0, 0.0), (0.0, 1.0)),)), ("softmax", ((1.0, 2.0),)),
+          ("sentence_vector", (((1.0, 2.0), (3.0, 4.0)),)),
+          ("sgd_step", (((1.0, 2.0),), ((0.5, 0.5),), 0.5)),
+          ("context_pairs", (("a b",), ("a", "b"))), ("decode", ((0, 1), ("a", "b")))]
 VALID += [("rotation", (1, 2)), ("rotation", (3, 4, 100)),
           ("rotate", ([1.0, 2.0], [0.6], [0.8])), ("rotate", ([1, 2, 3, 4], [0, 1], [1, 0], True)),
           ("rope", ([1.0, 0.0, 1.0, 0.0], 1)), ("rope", ([0.5, -1.0], 3, 500_000, True)),
@@ -1357,302 +1391,284 @@ def test_cli_positions(capsys):
 
 # --- input checks: one table of messages per checker -----------------------------------
 # Each checker's messages are pinned once, through one entry point; the table after
-# them shows that every public function refuses what it should.
+# them shows that every public function refuses what it should. Each entry names
+# the function and calls it through f, so that the checked copy of that one
+# function can be held to the same refusal.
 
 SEED_WHY = ("(random.Random(-5) draws what random.Random(5) draws, so a negative seed "
             "would only repeat one)")
 LESSON_WORDS = "vocabulary: <pad>, my, is, refund, order, late"
-FINITE_ONLY = "a number here must be finite and fit a float"
-BOUNDED = ("a number here must be finite and at most 1e+150 in size, so that products "
-           "of two fit a float")
-CHECKS = {  # checker: [(call, error, message)]
+TABLE = make_table(6, 4)
+CHECKS = {  # checker: [(function, call, error, message)]
     "_whole": [
-        (lambda: make_table(0, 4), ValueError, "n_rows must be at least 1, got 0"),
-        (lambda: make_table(6, -2), ValueError, "d_model must be at least 1, got -2"),
-        (lambda: make_table(6, 4.0), TypeError, "d_model must be an int, not float: 4.0"),
-        (lambda: make_table("6", 4), TypeError, "n_rows must be an int, not str: '6'"),
-        (lambda: make_table(6, True), TypeError, "d_model must be an int, not bool: True"),
-        (lambda: make_table(6, 4, None), TypeError,
+        ("make_table", lambda f: f(0, 4), ValueError, "n_rows must be at least 1, got 0"),
+        ("make_table", lambda f: f(6, -2), ValueError, "d_model must be at least 1, got -2"),
+        ("make_table", lambda f: f(6, 4.0), TypeError, "d_model must be an int, not float: 4.0"),
+        ("make_table", lambda f: f("6", 4), TypeError, "n_rows must be an int, not str: '6'"),
+        ("make_table", lambda f: f(6, True), TypeError, "d_model must be an int, not bool: True"),
+        ("make_table", lambda f: f(6, 4, None), TypeError,
          "seed must be an int, not NoneType: None"),
-        (lambda: make_table(6, 4, -5), ValueError, f"seed must be at least 0, got -5 {SEED_WHY}"),
-        # a huge int is named by its size: its digits would break the message itself
-        (lambda: make_table(2, 3, seed=-10**5000), ValueError,
-         f"seed must be at least 0, got an int of 16,610 bits {SEED_WHY}"),
-        (lambda: rope([1.0, 0.0], 10**400), ValueError,
-         "position must be 0 to 1e+150, got an int of 1,329 bits"),
-        (lambda: rotation(10**400, 2), ValueError,
-         "k must be 0 to 1e+150, got an int of 1,329 bits"),
+        ("make_table", lambda f: f(6, 4, -5), ValueError,
+         f"seed must be at least 0, got -5 {SEED_WHY}"),
+        ("sinusoidal", lambda f: f(4, 5), ValueError,
+         "d_model must be an even int at least 2, got 5"),
+        ("rope", lambda f: f([1.0, 0.0], -1), ValueError, "position must be at least 0, got -1"),
     ],
     "_index": [
-        (lambda: one_hot(-1, 6), IndexError,
+        ("one_hot", lambda f: f(-1, 6), IndexError,
          "token_id -1 is out of range; valid values are 0 to 5"),
-        (lambda: one_hot(6, 6), IndexError, "token_id 6 is out of range; valid values are 0 to 5"),
-        (lambda: one_hot(10**5000, 6), IndexError,
-         "token_id an int of 16,610 bits is out of range; valid values are 0 to 5"),
-        (lambda: make_table(6, 4, padding_idx=6), IndexError,
+        ("one_hot", lambda f: f(6, 6), IndexError,
+         "token_id 6 is out of range; valid values are 0 to 5"),
+        ("make_table", lambda f: f(6, 4, 42, 6), IndexError,
          "padding_idx 6 is out of range; valid values are -6 to 5"),
-        (lambda: make_table(6, 4, padding_idx=-7), IndexError,
+        ("make_table", lambda f: f(6, 4, 42, -7), IndexError,
          "padding_idx -7 is out of range; valid values are -6 to 5"),
-        (lambda: make_table(6, 4, padding_idx="0"), TypeError,
+        ("make_table", lambda f: f(6, 4, 42, "0"), TypeError,
          "padding_idx must be an int, not str: '0'"),
     ],
     "_ids": [
-        (lambda: lookup(make_table(6, 4), [-1]), IndexError,
-         "token ID -1 at position 0 is out of range; valid IDs are 0 to 5"),
-        (lambda: lookup(make_table(6, 4), [3, 6]), IndexError,
-         "token ID 6 at position 1 is out of range; valid IDs are 0 to 5"),
-        (lambda: lookup(make_table(6, 4), [10**20]), IndexError,
-         f"token ID {10**20} at position 0 is out of range; valid IDs are 0 to 5"),
-        (lambda: lookup([[1.0]], [10**5000]), IndexError,
-         "token ID an int of 16,610 bits at position 0 is out of range; valid IDs are "
-         "0 to 0"),
-        (lambda: lookup(make_table(6, 4), [True]), TypeError,
-         "token ID at position 0 must be an int, not bool: True"),
-        (lambda: lookup(make_table(6, 4), [1.0]), TypeError,
-         "token ID at position 0 must be an int, not float: 1.0"),
-        (lambda: lookup(make_table(6, 4), ["3"]), TypeError,
-         "token ID at position 0 must be an int, not str: '3'"),
-        (lambda: lookup(make_table(6, 4), 3), TypeError,
-         "ids must be a list of token IDs, not int: 3 (write [ID])"),
-        (lambda: lookup(make_table(6, 4), "my"), TypeError,
-         "ids must be a list of token IDs, not str: 'my' (encode the text first)"),
+        ("lookup", lambda f: f(TABLE, [3, 6]), IndexError,
+         "token ID 6 at position 1 of ids is not an int from 0 to 5"),
+        ("lookup", lambda f: f(TABLE, [-1]), IndexError,
+         "token ID -1 at position 0 of ids is not an int from 0 to 5"),
+        ("lookup", lambda f: f(TABLE, [True]), TypeError,
+         "token ID True at position 0 of ids is not an int from 0 to 5"),
+        ("lookup", lambda f: f(TABLE, [1.0]), TypeError,
+         "token ID 1.0 at position 0 of ids is not an int from 0 to 5"),
+        ("lookup", lambda f: f(TABLE, "my"), TypeError,
+         "ids must be a list of token IDs, not 'my'"),
+        ("lookup", lambda f: f(TABLE, {3}), TypeError, "ids must be a list of token IDs, not {3}"),
         # a long value is cut short: 100,000 letters made a 100 kB line
-        (lambda: lookup(make_table(6, 4), "x" * 100_000), TypeError,
-         f"ids must be a list of token IDs, not str: '{'x' * 39}... (100,002 "
-         "characters) (encode the text first)"),
-        (lambda: lookup(make_table(6, 4), b"\x03"), TypeError,
-         "ids must be a list of token IDs, not bytes: b'\\x03'"),
-        (lambda: lookup(make_table(6, 4), {3: 1}), TypeError,
-         "ids must be a list of token IDs, not dict: {3: 1}"),
-        (lambda: lookup(make_table(6, 4), {3}), TypeError,
-         "ids must be a list of token IDs, not set: {3}"),
-        # it said "object of type 'generator' has no len()"
-        (lambda: lookup((row for row in [[1.0]]), [0]), TypeError,
-         "a table must be a list or tuple of rows, not generator: rows are read by ID"),
+        ("lookup", lambda f: f(TABLE, "x" * 100_000), TypeError,
+         f"ids must be a list of token IDs, not '{'x' * 39}... (100,002 chars)"),
+        ("merge", lambda f: f([1, 2], (1, -2), 256), IndexError,
+         "token ID -2 at position 1 of pair is not an int from 0"),
+        ("pad_batch", lambda f: f([[1], [2.5]]), TypeError,
+         "token ID 2.5 at position 0 of batch[1] is not an int from 0"),
+    ],
+    "_mask": [
+        ("position_ids", lambda f: f([1, 2]), ValueError, "mask must be a list of 1s for "
+         "tokens and 0s for pads, with a token, not [1, 2]"),
+        # all pads: softmax over nothing but -inf would give nan
+        ("masked_attend", lambda f: f([[1.0]], [0]), ValueError, "mask must be a list of 1s "
+         "for tokens and 0s for pads, with a token, not [0]"),
+        ("position_ids", lambda f: f([[1, 0]]), ValueError, "mask must be a list of 1s for "
+         "tokens and 0s for pads, with a token, not [[1, 0]]"),  # one text's row of it
+        ("masked_attend", lambda f: f([[1.0]], [1, 1]), ValueError,
+         "len(mask) is 2 but len(rows) is 1; they must match"),
     ],
     "_vocab": [
-        (lambda: encode("y", "my order"), TypeError,
-         "vocab must be a list of words, not str: 'my order'"),
-        (lambda: encode("y", {"my": 0}), TypeError,
-         "vocab must be a list of words, not dict: {'my': 0}"),
-        (lambda: decode([0], {"a": 0}), TypeError,  # a bare KeyError: 0
-         "vocab must be a list of words, not dict: {'a': 0}"),
+        ("encode", lambda f: f("y", "my order"), TypeError,
+         "vocab must be a list of words (str), not 'my order'"),
+        ("decode", lambda f: f([0], {"a": 0}), TypeError,  # a bare KeyError: 0
+         "vocab must be a list of words (str), not {'a': 0}"),
         # IDs would follow hash order, which changes with PYTHONHASHSEED
-        (lambda: encode("a", frozenset({"a"})), TypeError,
-         "vocab must be a list of words, not frozenset (its order would be hash order): "
-         "frozenset({'a'})"),
-        (lambda: encode("a", ["a", 1]), TypeError, "vocab's words must be str, not int: 1"),
-        (lambda: encode("a", ["a", b"b"]), TypeError,
-         "vocab's words must be str, not bytes: b'b'"),
-        (lambda: encode("my", ["my", "is", "my"]), ValueError,
+        ("encode", lambda f: f("a", frozenset({"a"})), TypeError,
+         "vocab must be a list of words (str), not frozenset({'a'})"),
+        ("encode", lambda f: f("a", ["a", 1]), TypeError,
+         "vocab must be a list of words (str), not ['a', 1]"),
+        ("encode", lambda f: f("my", ["my", "is", "my"]), ValueError,
          "vocab lists 'my' twice; each word needs one ID"),
     ],
     "_text": [
-        (lambda: encode("Refund my order"), ValueError, "unknown token 'Refund' at position "
-         f"0 (did you mean 'refund'?); {LESSON_WORDS}"),
-        (lambda: encode("refund my order."), ValueError, "unknown token 'order.' at position "
-         f"2 (did you mean 'order'?); {LESSON_WORDS}"),
-        (lambda: encode("refund my ordr"), ValueError, "unknown token 'ordr' at position "
-         f"2 (did you mean 'order'?); {LESSON_WORDS}"),
-        (lambda: encode("REFND"), ValueError, "unknown token 'REFND' at position "
-         f"0 (did you mean 'refund'?); {LESSON_WORDS}"),
-        (lambda: encode("refund my shoes"), ValueError,
-         f"unknown token 'shoes' at position 2; {LESSON_WORDS}"),
-        # a Cyrillic о looks just like a Latin o
-        (lambda: encode("my \u043erder"), ValueError, "unknown token '\\u043erder' at position "
-         "1 (it holds U+043E CYRILLIC SMALL LETTER O, which no vocabulary word has); "
-         f"{LESSON_WORDS}"),
-        (lambda: encode("my\x00"), ValueError, "unknown token 'my\\x00' at position 0 (it "
-         f"holds U+0000 (no name), which no vocabulary word has); {LESSON_WORDS}"),
-        (lambda: encode("a" * 100_000), ValueError, f"unknown token '{'a' * 39}... (100,002 "
-         f"characters) at position 0; {LESSON_WORDS}"),
-        (lambda: encode("x", [f"w{i}" for i in range(61)]), ValueError, "unknown token 'x' at "
-         "position 0; vocabulary: " + ", ".join(f"w{i}" for i in range(60)) + ", ... (61 "
-         "words)"),
-        (lambda: encode(["refund"]), TypeError, "text must be a str, not list: ['refund']"),
-        (lambda: encode(b"refund"), TypeError, "text must be a str, not bytes: b'refund'"),
-        (lambda: search("", ["a"], ["a"], [[1.0]]), ValueError,
+        ("encode", lambda f: f("Refund my order"), ValueError,
+         f"unknown token 'Refund' at position 0; {LESSON_WORDS}"),
+        ("encode", lambda f: f("x", [f"w{i}" for i in range(61)]), ValueError,
+         "unknown token 'x' at position 0; vocabulary: " + ", ".join(
+             f"w{i}" for i in range(60)) + ", ... (61 words)"),
+        ("encode", lambda f: f(["refund"]), TypeError,
+         "text must be a str, not list: ['refund']"),
+        ("search", lambda f: f("", ["a"], ["a"], [[1.0]]), ValueError,
          "query needs at least 1 word, got none"),
     ],
-    "_word": [
-        (lambda: nearest("a b", ["a", "b"], [[1.0], [1.0]]), ValueError,
-         "word must be one word, got 'a b'"),
-        (lambda: nearest(["a"], ["a", "b"], [[1.0], [1.0]]), TypeError,
-         "word must be a str, not list: ['a']"),
-        (lambda: nearest("c", ["a", "b"], [[1.0], [1.0]]), ValueError,
-         "unknown token 'c' at position 0; vocabulary: a, b"),
+    "_word": [  # vocab.index(" a") would fail: the word as it stands in vocab
+        ("nearest", lambda f: f(" a", ["a", "b"], [[1.0], [1.0]]), ValueError,
+         "unknown token ' a'; vocabulary: a, b"),
+        ("nearest", lambda f: f(["a"], ["a", "b"], [[1.0], [1.0]]), ValueError,
+         "unknown token ['a']; vocabulary: a, b"),
     ],
     "_texts": [
-        (lambda: context_pairs("my order", VOCAB), TypeError,
-         "sentences must be a list of str, not str: 'my order'"),
-        (lambda: context_pairs(["my", 3], VOCAB), TypeError,
-         "sentences[1] must be a str, not int: 3"),
-        (lambda: context_pairs(["my shoes"], VOCAB), ValueError, "sentences[0] has an unknown "
-         f"token 'shoes' at position 1; {LESSON_WORDS}"),
+        ("context_pairs", lambda f: f("my order", VOCAB), TypeError,
+         "sentences must be a list of str, not 'my order'"),
+        ("context_pairs", lambda f: f(["my", 3], VOCAB), TypeError,
+         "sentences[1] must be a str, not 3"),
+        ("context_pairs", lambda f: f(["my shoes"], VOCAB), ValueError,
+         f"sentences[0] has an unknown token 'shoes' at position 1; {LESSON_WORDS}"),
     ],
     "_corpus": [
-        (lambda: train_embeddings("refund my order"), TypeError,
-         "corpus must be a list of str, not str: 'refund my order'"),
-        (lambda: train_embeddings(["a b", 3]), TypeError, "corpus[1] must be a str, not int: 3"),
+        ("train_embeddings", lambda f: f("refund my order"), TypeError,
+         "corpus must be a list of str, not 'refund my order'"),
         # these gave ([], []), or rows that no step had touched
-        (lambda: train_embeddings([]), ValueError, "the corpus has no sentence of two words "
-         "or more, so no word has a neighbour to learn from"),
-        (lambda: train_embeddings([" ", "a", "b"]), ValueError, "the corpus has no sentence "
-         "of two words or more, so no word has a neighbour to learn from"),
-        (lambda: train_embeddings(["a b"], vocab=["a"]), ValueError, "vocab must list each "
-         "word of the corpus once, in any order; missing: b; not in the corpus: none"),
-        (lambda: train_embeddings(["a b"], vocab=["a", "b", "c"]), ValueError, "vocab must "
-         "list each word of the corpus once, in any order; missing: none; not in the corpus: "
-         "'c'"),
+        ("train_embeddings", lambda f: f([" ", "a", "b"]), ValueError, "the corpus has no "
+         "sentence of two words or more, so no word has a neighbour to learn from"),
+        ("train_embeddings", lambda f: f(["a b"], vocab=["a"]), ValueError, "vocab must "
+         "list each word of the corpus once, in any order; missing: b; not in the "
+         "corpus: none"),
+        ("train_embeddings", lambda f: f(["a b"], vocab=["a", "b", "c"]), ValueError,
+         "vocab must list each word of the corpus once, in any order; missing: none; not "
+         "in the corpus: 'c'"),
     ],
-    "_number": [
-        (lambda: sigmoid("1"), TypeError, "x must be a real number, not str: '1'"),
-        (lambda: sigmoid(True), TypeError, "x must be a real number, not bool: True"),
-        (lambda: sigmoid(1j), TypeError, "x must be a real number, not complex: 1j"),
-        (lambda: sigmoid(__import__("decimal").Decimal("sNaN")), TypeError,
-         "x must be a real number, not Decimal: Decimal('sNaN')"),
-        (lambda: sigmoid(math.nan), ValueError, f"x is nan; {FINITE_ONLY}"),
-        (lambda: sigmoid(10**400), ValueError, f"x is an int of 1,329 bits; {FINITE_ONLY}"),
-        (lambda: sgd_step([[1.0]], [[1.0]], 1e200), ValueError, f"lr is 1e+200; {BOUNDED}"),
-        (lambda: rope([1.0, 0.0], 1, Fraction(10**200)), ValueError,
-         f"base is Fraction({'1' + '0' * 30}... (214 characters); {BOUNDED}"),
+    "_number": [  # a scalar: one real number, finite
+        ("sigmoid", lambda f: f("1"), TypeError, "x must be a real number, not str: '1'"),
+        ("sigmoid", lambda f: f(True), TypeError, "x must be a real number, not bool: True"),
+        ("sigmoid", lambda f: f(1j), TypeError, "x must be a real number, not complex: 1j"),
+        ("sigmoid", lambda f: f(math.nan), ValueError, "x must be a finite number, got nan"),
+        ("sgd_step", lambda f: f([[1.0]], [[1.0]], math.inf), ValueError,
+         "lr must be a finite number, got inf"),
+        # 0 divided by zero; a negative base made complex angles
+        ("sinusoidal", lambda f: f(2, 2, 0), ValueError,
+         "base must be a finite number above 0, got 0"),
+        ("rope", lambda f: f([1.0, 0.0], 1, -2.0), ValueError,
+         "base must be a finite number above 0, got -2.0"),
     ],
     "_vector": [
-        (lambda: dot("ab", [1, 2]), TypeError, "u must be a list of numbers, not str: 'ab'"),
-        (lambda: dot([1, "a"], [1, 2]), TypeError,
-         "u[1] must be a real number, not str: 'a'"),
-        (lambda: dot([1.0, math.inf], [1.0, 1.0]), ValueError, f"u[1] is inf; {BOUNDED}"),
-        (lambda: softmax([]), ValueError, "scores needs at least 1 number, got none"),
+        ("dot", lambda f: f("ab", [1, 2]), TypeError, "u must be a list of numbers, not 'ab'"),
+        # the clamp turned nan into 1.0: cosine([nan, 1], [1, 1]) was 1.0
+        ("cosine", lambda f: f([1.0, math.nan], [1.0, 1.0]), ValueError,
+         "u must hold finite numbers, not [1.0, nan]"),
+        ("softmax", lambda f: f([]), ValueError, "scores needs at least 1 number, got none"),
     ],
     "_rows": [
-        (lambda: attend([]), ValueError, "rows must hold 1 row or more, all of one length, "
-         "1 or more; got no rows"),
-        (lambda: attend([[1.0], [1.0, 2.0]]), ValueError, "rows must hold 1 row or more, "
-         "all of one length, 1 or more; got rows of lengths [1, 2]"),
-        (lambda: attend([[]]), ValueError, "rows must hold 1 row or more, all of one length, "
-         "1 or more; got rows of lengths [0]"),
-        (lambda: attend([1.0]), TypeError, "rows[0] must be a list of numbers, not float: 1.0"),
-        (lambda: attend("ab"), TypeError, "rows must be a list of rows of numbers, not str: "
-         "'ab'"),
-        (lambda: attend([[math.nan]]), ValueError, f"rows[0][0] is nan; {BOUNDED}"),
-        (lambda: nearest("a", ["a", "b", "c"], [[1.0], [2.0]]), ValueError,
-         "len(table) is 2 but len(vocab) is 3; they must match"),
-        # lookup reads only the rows it looks up, and checks them: it split 'abc'
-        # into letters, and gave [] for a generator row it had read once already
-        (lambda: lookup(["abc"], [0]), TypeError,
-         "table[0] must be a list of numbers, not str: 'abc'"),
-        (lambda: lookup([b"ab"], [0]), TypeError,
-         "table[0] must be a list of numbers, not bytes: b'ab'"),
-        (lambda: lookup([(x for x in [1.0])], [0, 0]), TypeError,
-         "table[0] must be a list of numbers, not generator: <generator object "
-         "<lambda>.<locals>.<gen... (64 characters)"),
-        (lambda: lookup([[1.0], {"a": 1}], [1]), TypeError,
-         "table[1] must be a list of numbers, not dict: {'a': 1}"),
-    ],
-    "_base": [
-        (lambda: rope([1.0, 0.0], 1, 0), ValueError, "base must be from 1e-150 to 1e+150, "
-         "so that angles fit a float; got 0"),
-        (lambda: rope([1.0, 0.0], 1, Fraction(1, 10**400)), ValueError,  # ZeroDivisionError
-         "base must be from 1e-150 to 1e+150, so that angles fit a float; got Fraction(1, "
-         f"{'1' + '0' * 27}... (414 characters)"),
-    ],
-    "_utf8": [  # tiktoken writes U+FFFD for a lone surrogate: we refuse, and say where
-        (lambda: bpe_encode("ok \ud800", MERGES), ValueError, "text holds a lone surrogate, "
-         "U+D800, at position 3: it has no UTF-8 bytes"),
-        (lambda: bpe_encode(b"refund", MERGES), TypeError, "text must be a str, not bytes: "
-         "b'refund'"),
-    ],
-    "_utf8_texts": [
-        (lambda: train_bpe(["a", "b\udcff"], 1), ValueError, "corpus[1] holds byte 0xff, "
-         "which is not UTF-8, at position 1 (Python keeps it as U+DCFF, a lone surrogate)"),
-        (lambda: train_bpe("a b", 1), TypeError, "corpus must be a list of str, not str: "
-         "'a b'"),
-        (lambda: train_bpe(["a", 3], 1), TypeError, "corpus[1] must be a str, not int: 3"),
-    ],
-    "_merges": [
-        (lambda: bpe_encode("a", [(97, 98, 99)]), TypeError,
-         "merges[0] must be a pair of token IDs, not (97, 98, 99)"),
-        (lambda: bpe_encode("a", [(97, "b")]), TypeError,
-         "merges[0] must be a pair of token IDs, not (97, 'b')"),
-        (lambda: token_bytes([(97, 98), (300, 97)]), ValueError, "merges[1] is (300, 97), "
-         "but merge 1 makes ID 257: it may join only IDs 0 to 256, made before it"),
-        (lambda: token_bytes("ab"), TypeError,
-         "merges must be a list of pairs of token IDs, not str: 'ab'"),
-        (lambda: token_bytes([(256, 97)]), ValueError, "merges[0] is (256, 97), but merge "
-         "0 makes ID 256: it may join only IDs 0 to 255, made before it"),
-        # the last would have won: [257] for "aa", where the first merge is 256
-        (lambda: bpe_encode("aa", [(97, 97), (97, 97)]), ValueError,
-         "merges lists the pair (97, 97) twice; each pair is merged once, into one ID"),
-        (lambda: token_bytes([(10**5000, 1)]), ValueError, "merges[0] is a tuple too large "
-         "to show, but merge 0 makes ID 256: it may join only IDs 0 to 255, made before it"),
-    ],
-    "_byte_vocab": [
-        (lambda: bpe_decode([0], ["a"]), TypeError, "vocab's tokens must be bytes, not "
-         "str: 'a'"),
-        (lambda: bpe_decode([0], b"ab"), TypeError, "vocab must be a list of bytes, one a "
-         "token ID, not bytes: b'ab'"),
+        ("attend", lambda f: f([]), ValueError,
+         "rows must hold rows of one length, 1 or more; got no rows"),
+        # vecmat and embed cut ragged rows short, with no error
+        ("vecmat", lambda f: f([1, 1], [[1, 2, 3], [4, 5]]), ValueError,
+         "matrix must hold rows of one length, 1 or more; got lengths [2, 3]"),
+        ("attend", lambda f: f([[]]), ValueError,
+         "rows must hold rows of one length, 1 or more; got lengths [0]"),
+        ("attend", lambda f: f([1.0]), TypeError, "rows must be a list of rows of numbers, "
+         "not 1.0"),
+        ("nearest", lambda f: f("a", ["a", "b", "c"], [[1.0], [2.0]]), ValueError,
+         "len(table) is 2 but len(vocab) is 3"),
+        # "vectors of lengths 1 and 2 differ" named neither
+        ("head_gradient", lambda f: f([1.0], [[1.0, 2.0]], 0), ValueError,
+         "each row of table must hold as many numbers as vector: 1, not 2"),
+        ("nearest", lambda f: f("a", ["a", "b"], [[math.nan], [1.0]]), ValueError,
+         "table must hold finite numbers: a comparison decides the answer"),
     ],
     "_flag": [  # "no" is a true value: it gave the other layout
-        (lambda: rope([1.0, 0.0], 1, halves="no"), TypeError,
+        ("rope", lambda f: f([1.0, 0.0], 1, 10_000, "no"), TypeError,
          "halves must be True or False, not str: 'no'"),
-        (lambda: snippet("dot", checked="no"), TypeError,
-         "checked must be True or False, not str: 'no'"),
+    ],
+    "_utf8": [  # tiktoken writes U+FFFD for a lone surrogate: we refuse, and say where
+        ("bpe_encode", lambda f: f("ok \ud800", MERGES), ValueError,
+         "text holds a lone surrogate, '\\ud800', at position 3: it has no UTF-8 bytes"),
+        ("bpe_encode", lambda f: f(b"refund", MERGES), TypeError,
+         "text must be a str, not bytes: b'refund'"),
+    ],
+    "_utf8_texts": [
+        ("train_bpe", lambda f: f(["a", "b\udcff"], 1), ValueError, "corpus[1] holds a "
+         "lone surrogate, '\\udcff', at position 1: it has no UTF-8 bytes"),
+        ("train_bpe", lambda f: f("a b", 1), TypeError,
+         "corpus must be a list of str, not 'a b'"),
+    ],
+    "_merges": [
+        ("bpe_encode", lambda f: f("a", [(97, 98, 99)]), TypeError,
+         "merges[0] must be a pair of token IDs, not (97, 98, 99)"),
+        ("token_bytes", lambda f: f([(97, 98), (300, 97)]), ValueError, "merges[1] is "
+         "(300, 97), but merge 1 makes ID 257: it may join only IDs 0 to 256, made before it"),
+        ("token_bytes", lambda f: f("ab"), TypeError,
+         "merges must be a list of pairs of token IDs, not 'ab'"),
+        # the last would have won: [257] for "aa", where the first merge is 256
+        ("bpe_encode", lambda f: f("aa", [(97, 97), (97, 97)]), ValueError,
+         "merges lists the pair (97, 97) twice; each pair is merged once, into one ID"),
+    ],
+    "_byte_vocab": [
+        ("bpe_decode", lambda f: f([0], ["a"]), TypeError,
+         "vocab must be a list of bytes, one a token ID, not ['a']"),
     ],
 }
+CHECK_CASES = [case for cases in CHECKS.values() for case in cases]
+CHECK_IDS = [f"{checker} {k}" for checker, cases in CHECKS.items() for k in range(len(cases))]
 
 
-@pytest.mark.parametrize("call, error, message",
-                         [case for cases in CHECKS.values() for case in cases],
-                         ids=[f"{name} {k}" for name, cases in CHECKS.items()
-                              for k in range(len(cases))])
-def test_each_checker_names_the_bad_value(call, error, message):
-    refuses(call, error, message)
+@pytest.mark.parametrize("name, call, error, message", CHECK_CASES, ids=CHECK_IDS)
+def test_each_checker_names_the_bad_value(name, call, error, message):
+    refuses(lambda: call(getattr(tokembed, name)), error, message)
 
 
 def test_every_checker_has_a_table():
     assert sorted(CHECKS) == sorted(tokembed.CHECKERS)
 
 
-REFUSED = [  # (call, error): each public function refuses what would go wrong
-    (lambda: decode([6]), IndexError), (lambda: decode("my"), TypeError),
-    (lambda: lookup(make_table(6, 4), [-1]), IndexError),
-    (lambda: vecmat([1, 2, 3], [[1, 2], [3, 4]]), ValueError),
-    (lambda: vecmat([1, 2], [[1, 2], [3]]), ValueError),
-    (lambda: param_count(0, 4), ValueError), (lambda: param_count(6.5, 4), TypeError),
-    (lambda: lookup_backward([[1.0]], [-1], 3), IndexError),
-    (lambda: lookup_backward([[1.0]], [1, 2], 3), ValueError),  # one row per ID
-    (lambda: lookup_backward([], [], 3), ValueError),  # no rows: no width for the gradient
-    (lambda: lookup_backward([1, 2], [0, 1], 3), TypeError),  # rows, not numbers
-    (lambda: sgd_step([[1.0, 2.0]], [[1.0]], 0.1), ValueError),
-    (lambda: sgd_step([[1.0]], [[1.0]], True), TypeError),
-    (lambda: sgd_step([[1.0]], [[1.0]], 1j), TypeError),  # the table would turn complex
-    (lambda: dot([1, 2], [1]), ValueError),
-    (lambda: cosine([0, 0], [1, 1]), ValueError), (lambda: cosine([1, 1], [0.0, -0.0]), ValueError),
-    (lambda: cosine([1, 2, 3], [1, 2]), ValueError),
-    (lambda: context_pairs(["my"], VOCAB, 0), ValueError),
-    (lambda: sgns_step((1.0,), [1.0], 1, 0.1), TypeError),  # changed in place: a list
-    (lambda: sgns_step([1.0], [1.0], 2, 0.1), ValueError),
-    (lambda: train_embeddings(CORPUS, epochs=-1), ValueError),
-    (lambda: train_embeddings(CORPUS, seed=-1), ValueError),
-    (lambda: nearest("a", ["a", "b"], [[1.0], [1.0]], 0), ValueError),
-    (lambda: nearest("a", ["a", "b"], [[1.0], [1.0]], 1.5), TypeError),
-    (lambda: nearest("a", ["a", "b"], [[0.0], [1.0]]), ValueError),  # a zero row
-    (lambda: search("a", ["a"], ["a", "b", "c"], [[1.0], [1.0]]), ValueError),
-    (lambda: search("a", ["a"], ["a"], [[0.0]]), ValueError),  # a zero query
-    (lambda: embed([0], [[1.0, 2.0]], [[1.0]]), ValueError),
-    (lambda: sinusoidal(4, 5), ValueError), (lambda: sinusoidal(4, 4, 0), ValueError),
-    (lambda: rotation(1, 3), ValueError), (lambda: rotation(-1, 4), ValueError),
-    (lambda: rotate([1.0, 2.0, 3.0], [1.0], [0.0]), ValueError),
-    (lambda: rope([1.0, 2.0, 3.0], 1), ValueError), (lambda: rope([1.0, 2.0], -1), ValueError),
-    (lambda: logits([1.0, 2.0], [[1.0]]), ValueError),
-    (lambda: colour("red"), TypeError),
-    (lambda: svg_figure(make_table(2, 4), "my"), ValueError),
+REFUSED = [  # (function, call, error): each public function refuses what would go wrong
+    ("decode", lambda f: f([6]), IndexError), ("decode", lambda f: f("my"), TypeError),
+    ("lookup", lambda f: f(TABLE, [-1]), IndexError),
+    ("lookup", lambda f: f((row for row in TABLE), [0]), TypeError),  # rows read by ID
+    ("vecmat", lambda f: f([1, 2, 3], [[1, 2], [3, 4]]), ValueError),
+    ("param_count", lambda f: f(0, 4), ValueError),
+    ("param_count", lambda f: f(6.5, 4), TypeError),
+    ("lookup_backward", lambda f: f([[1.0]], [-1], 3), IndexError),
+    ("lookup_backward", lambda f: f([[1.0]], [1, 2], 3), ValueError),  # one row an ID
+    ("lookup_backward", lambda f: f([], [], 3), ValueError),  # no width for the gradient
+    ("sgd_step", lambda f: f([[1.0, 2.0]], [[1.0]], 0.1), ValueError),
+    ("sgd_step", lambda f: f([[1.0]], [[1.0]], True), TypeError),
+    ("sgd_step", lambda f: f([[1.0]], [[1.0]], 1j), TypeError),  # the table, complex
+    ("dot", lambda f: f([1, 2], [1]), ValueError),
+    ("cosine", lambda f: f([0, 0], [1, 1]), ValueError),
+    ("cosine", lambda f: f([1, 1], [0.0, -0.0]), ValueError),
+    ("cosine", lambda f: f([1, 2, 3], [1, 2]), ValueError),
+    ("context_pairs", lambda f: f(["my"], VOCAB, 0), ValueError),
+    ("sgns_step", lambda f: f((1.0,), [1.0], 1, 0.1), TypeError),  # changed in place
+    ("sgns_step", lambda f: f([1.0], [1.0, 2.0], 1, 0.1), ValueError),
+    ("sgns_step", lambda f: f([1.0], [1.0], 2, 0.1), ValueError),
+    ("sgns_step", lambda f: f([1.0], [1.0], 1, "0.1"), TypeError),
+    ("train_embeddings", lambda f: f(CORPUS, epochs=-1), ValueError),
+    ("train_embeddings", lambda f: f(CORPUS, seed=-1), ValueError),
+    ("nearest", lambda f: f("a", ["a", "b"], [[1.0], [1.0]], 0), ValueError),
+    ("nearest", lambda f: f("a", ["a", "b"], [[1.0], [1.0]], 1.5), TypeError),
+    ("nearest", lambda f: f("a", ["a", "b"], [[0.0], [1.0]]), ValueError),  # a zero row
+    ("search", lambda f: f("a", ["a"], ["a", "b", "c"], [[1.0], [1.0]]), ValueError),
+    ("search", lambda f: f("a", ["a"], ["a"], [[0.0]]), ValueError),  # a zero query
+    ("search", lambda f: f("a", ["a"], ["a"], [[math.inf]]), ValueError),  # sorts by it
+    ("softmax", lambda f: f("ab"), TypeError),
+    ("attend", lambda f: f([[1.0], [1.0, 2.0]]), ValueError),
+    ("sentence_vector", lambda f: f([[1.0, 2.0], [3.0]]), ValueError),
+    ("embed", lambda f: f([0], [[1.0, 2.0]], [[1.0]]), ValueError),
+    ("embed", lambda f: f([0, 0, 0], [[1.0]], [[0.0], [0.0]]), ValueError),
+    ("sinusoidal", lambda f: f(4, 5), ValueError), ("sinusoidal", lambda f: f(4, 4, 0), ValueError),
+    ("rotation", lambda f: f(1, 3), ValueError), ("rotation", lambda f: f(-1, 4), ValueError),
+    ("rotate", lambda f: f([1.0, 2.0, 3.0], [1.0], [0.0]), ValueError),
+    ("rope", lambda f: f([1.0, 2.0, 3.0], 1), ValueError),
+    ("rope", lambda f: f([1.0, 2.0], -1), ValueError),
+    ("pad_batch", lambda f: f([]), TypeError), ("pad_batch", lambda f: f([[1]], 0, "up"), ValueError),
+    ("pad_batch", lambda f: f([[1]], -1), ValueError),
+    ("position_ids", lambda f: f([1, 0, 2]), ValueError),
+    ("masked_attend", lambda f: f([[1.0], [2.0]], [1]), ValueError),
+    ("logits", lambda f: f([1.0, 2.0], [[1.0]]), ValueError),
+    ("head_gradient", lambda f: f([1.0], [[1.0]], 1), IndexError),
+    ("colour", lambda f: f("red"), TypeError), ("colour", lambda f: f(math.nan), ValueError),
+    ("split_words", lambda f: f(3), TypeError),
+    ("merge", lambda f: f([1, 2], (1, 2, 3), 256), ValueError),
+    ("merge", lambda f: f("ab", (97, 98), 256), TypeError),
+    ("merge", lambda f: f([1], (1, 2), -1), ValueError),
+    ("train_bpe", lambda f: f(CORPUS, -1), ValueError),
+    ("train_bpe", lambda f: f(CORPUS, True), TypeError),
+    ("bpe_decode", lambda f: f([356], BYTES), IndexError),
+    ("gpt2_ids", lambda f: f([1.5]), TypeError),
 ]
+REFUSED_IDS = [f"{name} {k}" for k, (name, _, _) in enumerate(REFUSED)]
 
 
-@pytest.mark.parametrize("call, error", REFUSED, ids=range(len(REFUSED)))
-def test_every_public_function_refuses_bad_input(call, error):
-    refuses(call, error)
+@pytest.mark.parametrize("name, call, error", REFUSED, ids=REFUSED_IDS)
+def test_every_public_function_refuses_bad_input(name, call, error):
+    refuses(lambda: call(getattr(tokembed, name)), error)
+
+
+@functools.lru_cache(maxsize=None)
+def checked_copy(name):
+    return exec_snippet(snippet(name, checked=True))
+
+
+@pytest.mark.parametrize("name, call, error, message",
+                         CHECK_CASES + [case + (None,) for case in REFUSED],
+                         ids=CHECK_IDS + REFUSED_IDS)
+def test_a_checked_copy_refuses_what_its_function_refuses(name, call, error, message):
+    """--copy NAME --checked carries NAME's own checks, and the functions it calls
+    come as the lesson has them: every refusal of NAME, word for word, holds in it."""
+    ours = refuses(lambda: call(getattr(tokembed, name)), error, message)
+    theirs = refuses(lambda: call(getattr(checked_copy(name), name)), error)
+    assert str(theirs) == str(ours)
 
 
 def test_search_names_the_zero_query():
@@ -1660,54 +1676,76 @@ def test_search_names_the_zero_query():
             "the query's sentence vector is zero: none is near")
 
 
-NUMBERS = {  # where each public function takes numbers, and whether it multiplies them
-    "vecmat": (True, lambda x: vecmat([x, 1.0], [[1.0], [1.0]])),
-    "vecmat's matrix": (True, lambda x: vecmat([1.0, 1.0], [[x], [1.0]])),
-    "lookup": (False, lambda x: lookup([[x]], [0])),
-    "lookup_backward": (True, lambda x: lookup_backward([[x]], [0], 1)),
-    "sgd_step's table": (True, lambda x: sgd_step([[x]], [[1.0]], 0.1)),
-    "sgd_step's grad": (True, lambda x: sgd_step([[1.0]], [[x]], 0.1)),
-    "sgd_step's lr": (True, lambda x: sgd_step([[1.0]], [[0.0]], x)),
-    "dot": (True, lambda x: dot([x], [1.0])),
-    "cosine": (False, lambda x: cosine([x, 1.0], [1.0, 1.0])),
-    "sigmoid": (False, sigmoid),
-    "sgns_step": (True, lambda x: sgns_step([x], [1.0], 1, 0.1)),
-    "sgns_step's lr": (True, lambda x: sgns_step([1.0], [1.0], 1, x)),
-    "nearest": (False, lambda x: nearest("a", ["a", "b"], [[x, 1.0], [1.0, 1.0]])),
-    "softmax": (False, lambda x: softmax([x, 0.0])),
-    "attend": (True, lambda x: attend([[x]])),
-    "sentence_vector": (True, lambda x: sentence_vector([[x], [x]])),
-    "search": (True, lambda x: search("a", ["a"], ["a"], [[x]])),
-    "embed": (True, lambda x: embed([0], [[x]], [[1.0]])),
-    "sinusoidal": (True, lambda x: sinusoidal(2, 2, x)),
-    "rotation": (True, lambda x: rotation(1, 2, x)),
-    "rotate": (True, lambda x: rotate([1.0, 1.0], [x], [0.0])),
-    "rope": (True, lambda x: rope([x, 1.0], 1)),
-    "rope's base": (True, lambda x: rope([1.0, 1.0], 1, x)),
-    "logits": (True, lambda x: logits([x], [[1.0]])),
-    "colour": (False, colour),
-    "svg_figure": (False, lambda x: svg_figure([[x]], "a", ["a"])),
+# The rule for numbers: a scalar is checked once, a real number, finite; inside a
+# vector only the container is checked, and a nan or inf shows in the answer; but
+# where a comparison decides (a clamp, a sort, a threshold), every number is finite.
+COMPARED = {  # where a comparison decides the answer: nan and inf are refused
+    "cosine": lambda x: cosine([x, 1.0], [1.0, 1.0]),  # max(-1.0, min(1.0, nan)): 1.0
+    "nearest": lambda x: nearest("a", ["a", "b"], [[x, 1.0], [1.0, 1.0]]),  # a sort
+    "search": lambda x: search("a", ["a"], ["a", "b"], [[1.0, 1.0], [x, 1.0]]),
+    "colour": colour,  # min(abs(nan), 1.0) is nan, and a threshold
+    "svg_figure": lambda x: svg_figure([[x]], "a", ["a"]),
+    "sigmoid": sigmoid,  # the scalars, checked once
+    "sgd_step's lr": lambda x: sgd_step([[1.0]], [[0.0]], x),
+    "sgns_step's lr": lambda x: sgns_step([1.0], [1.0], 1, x),
+    "sinusoidal's base": lambda x: sinusoidal(2, 2, x),
+    "rotation's base": lambda x: rotation(1, 2, x),
+    "rope's base": lambda x: rope([1.0, 1.0], 1, x),
 }
 
 
 @pytest.mark.parametrize("x", [math.inf, -math.inf, math.nan])
-@pytest.mark.parametrize("where", NUMBERS)
-def test_no_number_may_be_infinite_or_nan(where, x):
-    """inf, -inf and nan are refused everywhere, with a ValueError that names them
-    (softmax gave [nan, nan]; sentence_vector raised fsum's own error)."""
-    error = refuses(lambda: NUMBERS[where][1](x), ValueError)
-    assert f" is {x!r}; a number here must be finite" in str(error)
+@pytest.mark.parametrize("where", COMPARED)
+def test_where_a_comparison_decides_every_number_is_finite(where, x):
+    error = refuses(lambda: COMPARED[where](x), ValueError)
+    assert "finite" in str(error)
 
 
-@pytest.mark.parametrize("where", NUMBERS)
-def test_a_huge_number_is_refused_only_where_numbers_multiply(where):
-    """1e308 is refused where a product of two would leave float's range; where
-    nothing multiplies unscaled, any finite number will do."""
-    multiplies, call = NUMBERS[where]
-    if multiplies:
-        assert BOUNDED in str(refuses(lambda: call(1e308), ValueError))
-    else:
-        call(1e308)  # no error: the answer is right
+def nans(value):
+    """Count the nans in a number or a list of lists of them."""
+    if isinstance(value, (list, tuple)):
+        return sum(map(nans, value))
+    return value != value
+
+
+SHOWN = {  # where numbers are only worked with: a nan goes in, a nan comes out
+    "dot": lambda x: dot([x, 1.0], [1.0, 1.0]),
+    "vecmat": lambda x: vecmat([x, 1.0], [[1.0], [1.0]]),
+    "vecmat's matrix": lambda x: vecmat([1.0, 1.0], [[x], [1.0]]),
+    "lookup_backward": lambda x: lookup_backward([[x]], [0], 1),
+    "sgd_step": lambda x: sgd_step([[x]], [[1.0]], 0.1),
+    "softmax": lambda x: softmax([x, 0.0]),
+    "attend": lambda x: attend([[x], [1.0]]),
+    "masked_attend": lambda x: masked_attend([[x], [1.0]], [1, 1]),
+    "sentence_vector": lambda x: sentence_vector([[x], [1.0]]),
+    "embed": lambda x: embed([0], [[x]], [[1.0]]),
+    "rotate": lambda x: rotate([x, 1.0], [1.0], [0.0]),
+    "rope": lambda x: rope([x, 1.0], 1),
+    "logits": lambda x: logits([x], [[1.0]]),
+    "head_gradient": lambda x: head_gradient([x], [[1.0], [2.0]], 0),
+}
+
+
+@pytest.mark.parametrize("where", SHOWN)
+def test_elsewhere_a_nan_shows_in_the_answer(where):
+    """No check of each number: it is not needed for a right answer, and a nan in
+    is a nan out, loud."""
+    assert nans(SHOWN[where](math.nan)) >= 1
+
+
+@pytest.mark.parametrize("call, error", [
+    (lambda: rope([1.0, 0.0], 10**400), OverflowError),  # no bound on positions
+    (lambda: sinusoidal(2, 2, 10**400), OverflowError),
+    (lambda: sigmoid(10**400), OverflowError),
+])
+def test_overflow_is_loud_with_no_bound_of_ours(call, error):
+    """The old 1e150 rule is gone: past a float's range Python says so itself."""
+    refuses(call, error)
+
+
+def test_a_product_past_a_float_is_inf_not_silence():
+    assert dot([1e200], [1e200]) == math.inf
+    assert attend([[1e200], [1e200]]) != [[1e200], [1e200]]  # nan: loud, in the answer
 
 
 @pytest.mark.parametrize("call, expected", [
@@ -1716,64 +1754,48 @@ def test_a_huge_number_is_refused_only_where_numbers_multiply(where):
     (lambda: cosine([1e300, 1e300], [1e300, 0.0]), 0.7071067811865475),
     (lambda: softmax([1e300, -1e300]), [1.0, 0.0]),
     (lambda: nearest("a", ["a", "b"], [[1e300], [-1e300]]), [("b", -1.0)]),
-])
-def test_where_nothing_multiplies_any_finite_number_will_do(call, expected):
-    assert call() == expected
-
-
-@pytest.mark.parametrize("call, expected", [
-    # the scores are 1e160, past 1e150, but the caller passed rows of 1e80
     (lambda: attend([[1e80], [1e80]]), [[1e80], [1e80]]),
     (lambda: logits([1e100], [[1e100]]), [1e200]),
-    (lambda: search("a", ["a"], ["a"], [[1e100]]), [("a", 1.0)]),
 ])
-def test_no_message_names_a_value_the_caller_never_passed(call, expected):
-    """A check blamed an intermediate value ("scores[0] is 1e+160"): the numbers a
-    function works out from checked input are not refused again."""
+def test_any_finite_number_will_do(call, expected):
     assert call() == expected
 
 
-def test_sgns_step_works_where_its_dot_product_is_past_the_bound():
-    word, context = [1e100], [1e100]  # the dot product is 1e200: sigmoid gives 1.0
-    sgns_step(word, context, 1, 0.1)
-    assert (word, context) == ([1e100], [1e100])  # label 1, sigmoid 1: no step
+def test_a_mask_is_minus_infinity_before_the_softmax():
+    """exp(-inf - top) is exactly 0.0: a masked key's weight, and softmax takes it."""
+    assert softmax([0.0, -math.inf, 0.0]) == [0.5, 0.0, 0.5]
 
 
-ITERABLES = [  # (the call with iterators, the same call with lists)
-    (lambda: softmax(x for x in [1.0, 2.0]), lambda: softmax([1.0, 2.0])),
-    (lambda: sentence_vector(r for r in [[1.0, 2.0], [3.0, 4.0]]),
-     lambda: sentence_vector([[1.0, 2.0], [3.0, 4.0]])),
-    (lambda: sgd_step((r for r in [[1.0]]), iter([[2.0]]), 0.5),
-     lambda: sgd_step([[1.0]], [[2.0]], 0.5)),
-    (lambda: cosine(iter([1.0, 2.0]), iter([2.0, 1.0])), lambda: cosine([1.0, 2.0], [2.0, 1.0])),
-    (lambda: dot(iter([1, 2]), iter([3, 4])), lambda: dot([1, 2], [3, 4])),
-    (lambda: vecmat(iter([1, 2]), iter([[1, 2], [3, 4]])), lambda: vecmat([1, 2], [[1, 2], [3, 4]])),
-    (lambda: attend(iter([[1.0, 0.0], [0.0, 1.0]])), lambda: attend([[1.0, 0.0], [0.0, 1.0]])),
-    (lambda: lookup_backward(iter([[1.0]]), iter([1]), 2), lambda: lookup_backward([[1.0]], [1], 2)),
-    (lambda: decode(iter([1, 0]), iter(["a", "b"])), lambda: decode([1, 0], ["a", "b"])),
-    (lambda: encode("b a", iter(["a", "b"])), lambda: encode("b a", ["a", "b"])),
-    (lambda: context_pairs(iter(["a b"]), iter(["a", "b"])), lambda: context_pairs(["a b"], ["a", "b"])),
-    (lambda: train_embeddings(iter(["a b"]), epochs=1, vocab=iter(["b", "a"])),
+@pytest.mark.parametrize("call, with_lists", [
+    (lambda: softmax((1.0, 2.0)), lambda: softmax([1.0, 2.0])),
+    (lambda: dot((1, 2), (3, 4)), lambda: dot([1, 2], [3, 4])),
+    (lambda: vecmat((1, 2), ((1, 2), (3, 4))), lambda: vecmat([1, 2], [[1, 2], [3, 4]])),
+    (lambda: attend(((1.0, 0.0), (0.0, 1.0))), lambda: attend([[1.0, 0.0], [0.0, 1.0]])),
+    (lambda: lookup(((1.0,), (2.0,)), (1, 0)), lambda: lookup([[1.0], [2.0]], [1, 0])),
+    (lambda: lookup([[1.0], [2.0]], range(2)), lambda: lookup([[1.0], [2.0]], [0, 1])),
+    (lambda: decode((1, 0), ("a", "b")), lambda: decode([1, 0], ["a", "b"])),
+    (lambda: train_embeddings(("a b",), epochs=1, vocab=("b", "a")),
      lambda: train_embeddings(["a b"], epochs=1, vocab=["b", "a"])),
-    (lambda: nearest("a", iter(["a", "b"]), iter([[1.0], [2.0]])),
-     lambda: nearest("a", ["a", "b"], [[1.0], [2.0]])),
-    (lambda: search("a", iter(["a", "b"]), iter(["a", "b"]), iter([[1.0], [2.0]])),
+    (lambda: search("a", ("a", "b"), ("a", "b"), ((1.0,), (2.0,))),
      lambda: search("a", ["a", "b"], ["a", "b"], [[1.0], [2.0]])),
-    (lambda: embed(iter([0]), iter([[1.0]]), iter([[2.0]])), lambda: embed([0], [[1.0]], [[2.0]])),
-    (lambda: rotate(iter([1.0, 2.0]), iter([0.6]), iter([0.8])),
-     lambda: rotate([1.0, 2.0], [0.6], [0.8])),
-    (lambda: rope(iter([1.0, 2.0]), 3), lambda: rope([1.0, 2.0], 3)),
-    (lambda: logits(iter([1.0]), iter([[2.0], [3.0]])), lambda: logits([1.0], [[2.0], [3.0]])),
-]
+    (lambda: token_bytes([[97, 97]]), lambda: token_bytes([(97, 97)])),  # JSON's pairs
+])
+def test_a_tuple_gives_the_answer_a_list_gives(call, with_lists):
+    """The rule: a sequence is a list or a tuple (a range, for IDs); a pair read
+    from JSON is a list, and works as a tuple does."""
+    assert call() == with_lists()
 
 
-@pytest.mark.parametrize("with_iterators, with_lists", ITERABLES, ids=range(len(ITERABLES)))
-def test_any_iterable_gives_the_answer_a_list_gives(with_iterators, with_lists):
-    """The rule: a function that reads a sequence takes any iterable, as the checks
-    hand the idea a list. A generator gave [] before: the check had used it up.
-    (What a function indexes into, a table or a row of one, must be a list or
-    tuple.)"""
-    assert with_iterators() == with_lists()
+@pytest.mark.parametrize("call", [
+    lambda: softmax(x for x in [1.0, 2.0]), lambda: dot(iter([1, 2]), [3, 4]),
+    lambda: attend(iter([[1.0]])), lambda: lookup([[1.0]], iter([0])),
+    lambda: encode("a", iter(["a"])), lambda: train_embeddings(iter(["a b"])),
+])
+def test_an_iterator_is_refused_by_name(call):
+    """A generator is read once: the check would use it up, or the lesson view would
+    see it empty. It is refused, naming the argument."""
+    error = refuses(call, TypeError)
+    assert str(error).split()[0] in {"scores", "u", "rows", "ids", "vocab", "corpus"}
 
 
 # --- the views: the whole table, and 80 columns ----------------------------------------
@@ -2015,10 +2037,11 @@ def test_figure_escapes_pad():
 
 
 @pytest.mark.parametrize("table, vocab, message", [
-    (make_table(2, 4), VOCAB, "len(table) is 2 but len(vocab) is 6; they must match"),
-    ([[0.1, 0.2], [0.3]], ["a", "b"], "table must hold 1 row or more, all of one length, "
-                                      "1 or more; got rows of lengths [1, 2]"),
-    ([[0.1, math.nan], [0.3, 0.4]], ["a", "b"], f"table[0][1] is nan; {FINITE_ONLY}"),
+    (make_table(2, 4), VOCAB, "len(table) is 2 but len(vocab) is 6"),
+    ([[0.1, 0.2], [0.3]], ["a", "b"], "table must hold rows of one length, 1 or more; got "
+                                      "lengths [1, 2]"),
+    ([[0.1, math.nan], [0.3, 0.4]], ["a", "b"], "table must hold finite numbers: a "
+                                                "comparison decides the answer"),
     (make_table(6, 65), VOCAB, "a figure shows at most 64 rows of 64 numbers, got 6 x 65: "
                                "any more would be too small to read"),
     (make_table(2, 2), ["a", "b\x07"], "vocab holds 'b\\x07'; a figure's labels must be "
@@ -2372,8 +2395,10 @@ def test_the_lesson_view_computes_what_the_checked_view_does(valid_case):
 
 
 def test_every_public_function_has_valid_cases():
+    # the figure's and the file's functions are held to their copies below; read_merges
+    # reads a file, and its lesson view is held to the module's on one
     assert {name for name, _ in VALID} >= set(FUNCTIONS) - {"colour", "svg_figure",
-                                                            "write_svg"}
+                                                            "write_svg", "read_merges"}
 
 
 def module_tree():
@@ -2404,7 +2429,9 @@ def test_check_lines_come_first_and_nothing_after_them_calls_a_checker():
     assert broken == {}
     unchecked = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
                  and node.name in tokembed.__all__ and not tokembed._check_lines(node)}
-    assert unchecked == {"exercise"}  # its one name goes through _copyable, as snippet's
+    # exercise's names go through _copyable, as snippet's; the other two take no
+    # argument to check, or a path that open() checks
+    assert unchecked == {"exercise", "gpt2_bytes", "read_merges"}
 
 
 RULE = """
@@ -2436,9 +2463,8 @@ def test_the_check_line_rule(source, kept):
 
 def test_checkers_are_named_and_flat():
     """CHECKERS names every function of the checks section but the two that write
-    messages; no checker calls another's chain: the list checkers and _base call
-    _number for the items they cannot pass in one go, and all call the message
-    writers, which call nothing of the section."""
+    messages; a checker calls no other checker, only the message writers, and
+    _unknown calls only _shown."""
     import ast
     tree, lines = module_tree()
     start = lines.index(next(line for line in lines if line.startswith("# --- input")))
@@ -2448,16 +2474,13 @@ def test_checkers_are_named_and_flat():
     assert sorted(section) == sorted(tokembed.CHECKERS + tokembed.MESSAGES)
     ours, messages = set(section), set(tokembed.MESSAGES)
     assert {name: sorted(calls & ours - messages)
-            for name, calls in section.items() if calls & ours - messages} \
-        == {"_vector": ["_number"], "_rows": ["_number"], "_base": ["_number"]}
-    assert all(calls & ours <= set(tokembed.MESSAGES) for name, calls in section.items()
-               if name not in ("_vector", "_rows", "_base"))
+            for name, calls in section.items() if calls & ours - messages} == {}
     assert section["_shown"] & ours == set() and section["_unknown"] & ours == {"_shown"}
-    assert section["_surrogate"] & ours == set()
 
 
 TEACHING = {  # function: the comment on each check its lesson view keeps
     "lookup": ["table[-1] would quietly read the last row"],
+    "read_merges": ["as GPT-2's", "merges build on each other"],
     "dot": ["zip would quietly drop the longer one's tail"],
     "cosine": ["0 / 0 would fail with no word of why"],
     "nearest": ["a zero row points nowhere: no angle to measure"],
@@ -2491,14 +2514,44 @@ CEILINGS = {  # the lines of --copy NAME below its header that issue 12 allows
     "vecmat": 25, "cosine": 32, "lookup_backward": 32, "attend": 45, "nearest": 45,
     "train_embeddings": 90, "search": 110,
 }
-# The checked views, whole, at the size each holds to: they may not grow. They
-# are bigger than issue 12's ceilings (30 for lookup, 180 for search): they check
-# every number a computation reads (NumPy's made plain, Fractions kept, inf and
-# nan refused; past 1e150 where numbers multiply), every row a lookup reads, every
-# word, and name a value by its size where its digits would flood a message.
-CHECKED = {"lookup": 114, "one_hot": 56, "decode": 84, "make_table": 72, "encode": 94,
-           "vecmat": 93, "cosine": 84, "lookup_backward": 153, "attend": 131,
-           "nearest": 201, "train_embeddings": 223, "search": 329}
+# Each copy, whole, in lines, as tokembed 1.1.0 printed it: no copy grows past it,
+# lesson view or checked, but for the lesson views named in GREW, with the reason.
+SIZES_1_1 = {  # name: (lesson view, checked view)
+    "make_table": (22, 72), "encode": (15, 94), "decode": (15, 84), "lookup": (14, 114),
+    "one_hot": (11, 56), "vecmat": (13, 93), "param_count": (11, 38),
+    "lookup_backward": (19, 153), "sgd_step": (12, 82), "dot": (15, 66), "cosine": (31, 84),
+    "context_pairs": (18, 113), "sigmoid": (15, 51), "sgns_step": (39, 100),
+    "train_embeddings": (75, 223), "nearest": (45, 201), "softmax": (16, 67),
+    "attend": (47, 131), "sentence_vector": (13, 80), "search": (113, 329),
+    "embed": (14, 117), "sinusoidal": (19, 83), "rotation": (20, 83), "rotate": (19, 84),
+    "rope": (33, 128), "logits": (24, 105), "colour": (15, 51), "svg_figure": (231, 412),
+    "write_svg": (39, 75), "split_words": (43, 97), "merge": (17, 81),
+    "train_bpe": (85, 222), "token_bytes": (14, 54), "bpe_encode": (75, 230),
+    "bpe_decode": (13, 75), "head_gradient": (48, 150)}
+GREW = {  # lesson views that grew, by the lines of a fix another issue asked for
+    "train_embeddings": 9,  # its loop calls sgns_step, which the copy now carries
+    "merge": 2, "bpe_encode": 2,  # a pair, once merged, is used up: never overlapping
+    "train_bpe": 4,  # the same, and each distinct piece counted once
+}
+# What issue 29 allows the checked copies that carry the most checks, whole
+CHECKED = {"lookup": 62, "dot": 42, "softmax": 43, "vecmat": 64, "sentence_vector": 51,
+           "embed": 89, "attend": 86, "nearest": 170, "train_embeddings": 153,
+           "search": 261, "train_bpe": 143, "bpe_encode": 139, "head_gradient": 118}
+
+
+@pytest.mark.parametrize("name", SIZES_1_1)
+def test_no_copy_grows(name):
+    """A checked copy carries the checks of the names asked for, and what they call
+    comes in its lesson view, so that a checked copy is small; a lesson view never
+    grows, but by what GREW says."""
+    lesson, checked = SIZES_1_1[name]
+    assert len(snippet(name).splitlines()) <= lesson + GREW.get(name, 0)
+    assert len(snippet(name, checked=True).splitlines()) <= CHECKED.get(name, checked)
+
+
+def test_the_checked_copies_together_are_a_quarter_smaller():
+    """4,278 lines for the 36 in 1.1.0, where the checks were most of every copy."""
+    assert sum(len(snippet(name, checked=True).splitlines()) for name in SIZES_1_1) <= 3300
 
 
 def below_header(source):
@@ -2510,9 +2563,8 @@ def below_header(source):
 @pytest.mark.parametrize("name", CEILINGS)
 def test_copies_fit_a_slide(name):
     """Every lesson view fits its ceiling, below its header (whose copyright line
-    issue 21 added); every checked view holds to its size."""
+    issue 21 added)."""
     assert len(below_header(snippet(name))) <= CEILINGS[name]
-    assert len(snippet(name, checked=True).splitlines()) <= CHECKED[name]
 
 
 def test_every_view_of_every_copy_fits_79_columns():
@@ -2555,29 +2607,25 @@ def test_doctests_survive_an_authors_new_constants(tmp_path):
 
 def test_train_embeddings_copy_carries_no_vocab():
     """Its doctest reached VOCAB and encode, which training never uses; its loop
-    takes sgns_step's steps itself, so that a checked run checks once."""
+    calls sgns_step, the step the lesson teaches."""
     names = re.findall(r"^(?:def (\w+)|(\w+) =)", snippet("train_embeddings"), re.M)
     assert {a or b for a, b in names} == {
         "SEED", "TRAIN_D_MODEL", "TRAIN_EPOCHS", "LEARNING_RATE", "NEGATIVES",
-        "context_pairs", "sigmoid", "train_embeddings"}
+        "context_pairs", "sigmoid", "sgns_step", "train_embeddings"}
 
 
-def test_training_takes_the_steps_sgns_step_takes():
-    """The loop writes sgns_step out: one pass over one pair, by hand, with
-    sgns_step, gives the same bytes as train_embeddings for one epoch."""
-    corpus, seed = ["a b"], 5
-    vocab, table = train_embeddings(corpus, seed, epochs=1)
-    rng, d = random.Random(seed), tokembed.TRAIN_D_MODEL
-    words = [[rng.uniform(-0.5, 0.5) / d for _ in range(d)] for _ in vocab]
-    contexts = [[rng.uniform(-0.5, 0.5) / d for _ in range(d)] for _ in vocab]
-    pairs = context_pairs(corpus, vocab)
-    rng.shuffle(pairs)
-    for word, context in pairs:
-        others = [rng.randrange(len(vocab)) for _ in range(tokembed.NEGATIVES)]
-        for other, label in [(context, 1)] + [(o, 0) for o in others]:
-            sgns_step(words[word], contexts[other], label, tokembed.LEARNING_RATE)
-    mean = [math.fsum(column) / len(words) for column in zip(*words)]
-    assert table == [[x - m for x, m in zip(row, mean)] for row in words]
+def test_training_calls_sgns_step_for_each_pair_and_each_random_word(monkeypatch):
+    """The loop is the composition the lesson teaches: one sgns_step for each real
+    pair, label 1, and one for each of its NEGATIVES random words, label 0."""
+    labels = []
+    def step(word, context, label, lr):
+        labels.append(label)
+        return sgns_step(word, context, label, lr)
+    monkeypatch.setattr(tokembed, "sgns_step", step)
+    pairs = context_pairs(["a b c"], ["a", "b", "c"])
+    train_embeddings(["a b c"], epochs=3)
+    each = [1] + [0] * tokembed.NEGATIVES
+    assert labels == each * len(pairs) * 3
 
 
 def defined(source):
@@ -2586,11 +2634,18 @@ def defined(source):
 
 @pytest.mark.parametrize("names, checked, functions", [
     (("dot",), False, ["dot"]),  # nothing that is not reached: no other function at all
-    (("dot",), True, ["_number", "_vector", "_shown", "dot"]),
+    (("dot",), True, ["_vector", "_shown", "dot"]),
     (("sgd_step",), False, ["sgd_step"]),
     (("VOCAB",), False, []),
     (("lookup",), False, ["lookup"]),
-    (("lookup",), True, ["_ids", "_number", "_rows", "_shown", "lookup"]),
+    (("lookup",), True, ["_ids", "_shown", "lookup"]),
+    # search needs cosine, so cosine comes first, checked, as it was asked for
+    (("search", "cosine"), True, ["encode", "lookup", "vecmat", "dot", "cosine", "softmax",
+                                  "attend", "sentence_vector", "_whole", "_vocab", "_text",
+                                  "_texts", "_vector", "_rows", "_shown", "_unknown",
+                                  "search"]),
+    (("sigmoid", "dot"), False, ["sigmoid", "dot"]),  # in the order asked for
+    (("dot", "sigmoid"), False, ["dot", "sigmoid"]),
     (("one_hot", "dot"), False, ["one_hot", "dot"]),
     (("search",), False, ["encode", "lookup", "vecmat", "dot", "cosine", "softmax", "attend",
                           "sentence_vector", "search"]),  # its own vector_of is no embed
@@ -2642,11 +2697,6 @@ def test_copying_names_a_value_that_is_no_name(call, message):
     refuses(call, TypeError, message)
 
 
-def test_lookups_lesson_view_reads_an_iterator_of_ids_once():
-    """Its -1 check read the iterator, and then the rows were []."""
-    assert lesson_copy("lookup").lookup([[1.0], [2.0]], iter([1, 0])) == [[2.0], [1.0]]
-
-
 def test_lookups_lesson_view_keeps_the_lessons_warning():
     """The README's "table[-1] would quietly be the last row": the lesson view, which
     trusts everything else, refuses that one, in two lines."""
@@ -2690,6 +2740,7 @@ def test_a_copy_keeps_one_blank_line_between_constants():
     (["--copy", "lookup", "--checked"], snippet("lookup", checked=True)),
     (["--checked", "--copy", "dot", "dot"], snippet("dot", checked=True)),
     (["--exercise", "cosine"], exercise("cosine")),
+    (["--exercise", "dot", "cosine", "dot"], exercise("dot", "cosine")),  # one worksheet
     (["--version"], f"tokembed.py {tokembed.__version__}\n"),
 ])
 def test_cli_copy_is_the_snippet(argv, expected, capsys):
@@ -2875,7 +2926,6 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "positions too long": (["--positions"] + ["my"] * 9, "--positions takes at most 8 words, "
                            "got 9: the position table has no row for position 8, as GPT-2 "
                            "has none past 1,023"),
-    "exercise two": (["--exercise", "dot", "cosine"], "--exercise takes one name, got 2"),
     "tokens d-model 0": (["--tokens", "--d-model", "0"],
                          "argument --d-model: must be 1 to 65,536, got 0"),
     "merges -1": (["--tokens", "--merges", "-1"], "argument --merges: must be 0 or more, "

@@ -18,15 +18,17 @@ The file, top to bottom:
     the lesson                   make_table, encode, decode, lookup
     claim: a real tokenizer      split_words, merge, train_bpe, token_bytes,
                                  bpe_encode, bpe_decode
+    claim: GPT-2's own tokens    gpt2_bytes, gpt2_ids, read_merges
     claim: one-hot x table       one_hot, vecmat
     claim: 524 million numbers   param_count
     claim: learned like weights  lookup_backward, sgd_step
-    claim: used alike, alike     dot, cosine, sigmoid, train_embeddings,
-                                 nearest
+    claim: used alike, alike     dot, cosine, sigmoid, sgns_step,
+                                 train_embeddings, nearest
     claim: IDs are only labels   train_embeddings(vocab=...)
     claim: layers add context    softmax, attend
     claim: one vector a text     sentence_vector, search
     claim: order needs positions embed, sinusoidal, rotation, rotate, rope
+    claim: pads change nothing   pad_batch, position_ids, masked_attend
     claim: the table read again  head_gradient, logits
     input checks                 one checker per kind of value: CHECKERS
     -------------------------    below: the program
@@ -39,26 +41,27 @@ The file, top to bottom:
 
 Each public function starts with its check lines, calls to the checkers that
 CHECKERS names; the lines after them are the idea, and call no checker. Inner
-calls of a checked function take what it checked: a training loop checks
-nothing again. ``--copy NAME`` prints the idea alone, ``--copy NAME
---checked`` the whole function. Run ``python3 tokembed.py`` for the lesson's
-output, ``--help`` for the rest.
+calls take what the door checked, and a loop can call the step it teaches.
+``--copy NAME`` prints the idea alone, ``--copy NAME --checked`` the function
+with its checks. Run ``python3 tokembed.py`` for the lesson's output,
+``--help`` for the rest.
 """
 
-__version__ = "1.1.0"
+__version__ = "1.2.0"
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "decode", "lookup", "one_hot", "vecmat", "REAL_MODELS",
            "param_count", "lookup_backward", "sgd_step", "CORPUS", "dot",
            "cosine", "context_pairs", "sigmoid", "sgns_step",
            "train_embeddings", "nearest", "softmax", "attend",
            "sentence_vector", "search", "N_POSITIONS", "embed", "sinusoidal",
-           "rotation", "rotate", "rope", "logits", "colour", "svg_figure",
-           "write_svg", "snippet", "exercise", "split_words", "merge",
-           "train_bpe", "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
-           "head_gradient"]
+           "rotation", "rotate", "rope", "pad_batch", "position_ids",
+           "masked_attend", "logits", "colour", "svg_figure", "write_svg",
+           "snippet", "exercise", "split_words", "merge", "train_bpe",
+           "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
+           "gpt2_bytes", "gpt2_ids", "read_merges", "head_gradient"]
 
+import collections
 import math
-import operator
 import os
 import random
 import sys
@@ -149,7 +152,7 @@ def decode(ids, vocab=VOCAB):
     'b a b'
     """
     vocab = _vocab(vocab)
-    ids = _ids(ids, vocab)
+    ids = _ids(ids, len(vocab))
     return " ".join(vocab[i] for i in ids)
 
 
@@ -159,9 +162,9 @@ def lookup(table, ids):
     >>> lookup([[0.1, 0.2], [0.3, 0.4]], [1, 1])
     [[0.3, 0.4], [0.3, 0.4]]
     """
-    ids = _ids(ids, table)
-    _rows("table", table, most=FINITE, only=ids)
-    ids = list(ids)  # read once: an iterator gives its IDs once
+    if not isinstance(table, (list, tuple)):  # rows are read by their IDs
+        raise TypeError(f"table must be a list of rows, not {_shown(table)}")
+    ids = _ids(ids, len(table))
     if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
         raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
@@ -217,44 +220,46 @@ def merge(ids, pair, new_id):
     >>> merge([97, 97, 97], (97, 97), 256)
     [256, 97]
     """
-    ids, pair = _ids(ids, None), tuple(_ids(pair, None, "pair"))
+    ids, pair = _ids(ids, None), _ids(pair, None, "pair")
     if len(pair) != 2:
         raise ValueError(f"pair must hold two IDs, got {len(pair)}")
     new_id = _whole("new_id", new_id, 0)
-    out = []
+    first, second = pair  # a pair read from JSON is a list: it unpacks too
+    out, made = [], False  # made: out[-1] is new_id, just made of a pair
     for i in ids:
-        if out and (out[-1], i) == pair:
-            out[-1] = new_id
+        if out and not made and out[-1] == first and i == second:
+            out[-1], made = new_id, True  # that pair is used up: no overlap
         else:
             out.append(i)
+            made = False
     return out
 
 
 def train_bpe(corpus, n_merges):
     """Learn merges from the corpus, each of the pair most often seen.
 
-    Merge i makes ID 256 + i. Training stops early, with fewer merges, when no
-    piece has a pair left.
+    Merge i makes ID 256 + i; with no pair left in any piece, it stops early.
 
     >>> train_bpe(["aaabdaaabac"], 3)  # aa, then ab, then the two
     [(97, 97), (97, 98), (256, 257)]
     """
     corpus = _utf8_texts("corpus", corpus)
     n_merges = _whole("n_merges", n_merges, 0)
-    pieces = [list(piece.encode("utf-8")) for text in corpus
-              for piece in split_words(text)]  # a piece starts as its bytes
+    pieces = collections.Counter(  # each piece as its bytes: how often seen
+        tuple(piece.encode("utf-8")) for text in corpus
+        for piece in split_words(text))
     merges = []
     while len(merges) < n_merges:
         counts = {}  # each pair of neighbours in all pieces, never across two
-        for ids in pieces:
+        for ids, n in pieces.items():
             for pair in zip(ids, ids[1:]):
-                counts[pair] = counts.get(pair, 0) + 1
+                counts[pair] = counts.get(pair, 0) + n
         if not counts:  # each piece is one token: no pair is left to merge
             break
         pair = min(counts, key=lambda p: (-counts[p], p))  # a tie: the least
         new_id = 256 + len(merges)
-        pieces = [merge(ids, pair, new_id) if pair[0] in ids else ids
-                  for ids in pieces]  # a piece without it is as it was
+        pieces = {tuple(merge(ids, pair, new_id)) if pair[0] in ids else ids:
+                  n for ids, n in pieces.items()}  # without it: as it was
         merges.append(pair)
     return merges
 
@@ -279,7 +284,7 @@ def bpe_encode(text, merges):
     [257, 98]
     """
     text, merges = _utf8("text", text), _merges(merges)
-    made = {pair: 256 + i for i, pair in enumerate(merges)}  # pair: its ID
+    made = {tuple(pair): 256 + i for i, pair in enumerate(merges)}  # its ID
     pieces, encoded = split_words(text), {}
     for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
         tokens = list(piece.encode("utf-8"))
@@ -299,8 +304,73 @@ def bpe_decode(ids, vocab):
     'hi!'
     """
     vocab = _byte_vocab(vocab)
-    ids = _ids(ids, vocab)
+    ids = _ids(ids, len(vocab))
     return b"".join(vocab[i] for i in ids).decode("utf-8", errors="replace")
+
+
+# --- claim: the tokenizer is GPT-2's: given its merges, its very IDs ---------
+
+def gpt2_bytes():
+    """Map each byte to the letter GPT-2 writes it as, in GPT-2's ID order.
+
+    A byte that prints is itself; the 68 others (the space, the newline...)
+    take letters from U+0100 on, so that a merges file can be text.
+
+    >>> names = gpt2_bytes()
+    >>> names[ord(" ")], names[ord("\\n")], list(names).index(ord(" "))
+    ('Ġ', 'Ċ', 220)
+    """
+    # bytes_to_unicode in openai/gpt-2's src/encoder.py: these print as
+    # themselves, and come first
+    shown = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
+    hidden = [b for b in range(256) if b not in shown]
+    return {**{b: chr(b) for b in shown},
+            **{b: chr(0x100 + k) for k, b in enumerate(hidden)}}
+
+
+def gpt2_ids(ids):
+    """Number byte tokens as GPT-2 does, by gpt2_bytes' order; merges stay.
+
+    >>> gpt2_ids([33, 32, 256])  # "!" is GPT-2's ID 0, the space 220
+    [0, 220, 256]
+    """
+    ids = _ids(ids, None)
+    order = {b: k for k, b in enumerate(gpt2_bytes())}  # byte: GPT-2's ID
+    return [order[i] if i < 256 else i for i in ids]
+
+
+def read_merges(path):
+    """Read GPT-2's merges file (vocab.bpe, or merges.txt) as bpe_encode's
+    merges: line k + 2 joins two tokens into merge k, ID 256 + k.
+
+    >>> import os, tempfile
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "vocab.bpe")
+    ...     with open(path, "w", encoding="utf-8") as file:
+    ...         _ = file.write("#version: 0.2\\nĠ t\\nĠt h\\n")  # " t", " th"
+    ...     read_merges(path)
+    [(32, 116), (256, 104)]
+    """
+    with open(path, encoding="utf-8") as file:
+        lines = file.read().splitlines()
+    if not lines[:1] or not lines[0].startswith("#version"):  # as GPT-2's
+        raise ValueError(f"{path}: line 1 is not #version: no merges file")
+    letters = {ord(name): chr(b) for b, name in gpt2_bytes().items()}
+    letters.update({b: "\uffff" for b in range(256) if b not in letters})
+    made = {bytes([b]): b for b in range(256)}  # each token's bytes: its ID
+    merges = []
+    for number, line in enumerate(lines[1:], 2):
+        try:  # each letter back to its byte; one foreign letter fails here
+            a, b = (t.translate(letters).encode("latin-1") for t in
+                    line.split(" "))
+        except ValueError:  # not two tokens written in gpt2_bytes' letters
+            raise ValueError(f"{path}: line {number} is no merge: "
+                             f"{ascii(line[:40])}") from None
+        if a not in made or b not in made:  # merges build on each other
+            raise ValueError(f"{path}: line {number} joins an unmade token")
+        made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
+        merges.append((made[a], made[b]))
+    return merges
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -308,8 +378,8 @@ def bpe_decode(ids, vocab):
 def one_hot(token_id, size):
     """Return `size` zeros with a single 1 at index token_id.
 
-    >>> one_hot(3, 6)
-    [0, 0, 0, 1, 0, 0]
+    >>> one_hot(3, 6) == [0, 0, 0, 1, 0, 0]
+    True
     """
     size = _whole("size", size, 1)
     token_id = _index("token_id", token_id, size)
@@ -319,11 +389,11 @@ def one_hot(token_id, size):
 def vecmat(vector, matrix):
     """Multiply a row vector by a matrix: out[j] = vector . column j.
 
-    >>> vecmat([1, 2], [[1, 2], [3, 4]])
+    >>> vecmat([1.0, 2.0], [[1.0, 2.0], [3.0, 4.0]])
     [7.0, 10.0]
     """
     vector = _vector("vector", vector)
-    matrix = _rows("matrix", matrix, len(vector), "vector")
+    matrix = _rows("matrix", matrix, len(vector), of="vector")
     return [math.fsum(x * y for x, y in zip(vector, c)) for c in zip(*matrix)]
 
 
@@ -354,7 +424,7 @@ def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
     n_rows = _whole("n_rows", n_rows, 1)
     ids = _ids(ids, n_rows)
     padding_idx = _index("padding_idx", padding_idx, n_rows, wrap=True)
-    grad_rows = _rows("grad_rows", grad_rows, len(ids), "ids")
+    grad_rows = _rows("grad_rows", grad_rows, len(ids), of="ids")
     grad = [[0.0] * len(grad_rows[0]) for _ in range(n_rows)]
     for i, row in zip(ids, grad_rows):
         grad[i] = [g + x for g, x in zip(grad[i], row)]  # add: never overwrite
@@ -370,10 +440,10 @@ def sgd_step(table, grad, lr):
     [[0.95, 2.0], [3.0, 4.0]]
     """
     table, grad = _rows("table", table), _rows("grad", grad)
-    if [len(row) for row in table] != [len(row) for row in grad]:
+    if [len(grad), len(grad[0])] != [len(table), len(table[0])]:
         raise ValueError(f"grad must have the table's shape, {len(table)} x "
                          f"{len(table[0])}: one number per number")
-    lr = _number("lr", lr, LARGEST)
+    lr = _number("lr", lr)
     return [[x - lr * g for x, g in zip(row, grad_row)]
             for row, grad_row in zip(table, grad)]
 
@@ -405,7 +475,7 @@ NEGATIVES = 2        # random "non-neighbours" per real (word, context) pair
 def dot(u, v):
     """Return the dot product of two vectors of one length, summed exactly.
 
-    >>> dot([1, 2, 3], [4, 5, 6])
+    >>> dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])
     32.0
     """
     u, v = _vector("u", u), _vector("v", v)
@@ -420,7 +490,7 @@ def cosine(u, v):
     >>> cosine([1, 0], [1, 1])
     0.7071067811865475
     """
-    u, v = _vector("u", u, FINITE), _vector("v", v, FINITE)
+    u, v = _vector("u", u, finite=True), _vector("v", v, finite=True)
     if not any(u) or not any(v):  # 0 / 0 would fail with no word of why
         raise ValueError("a zero vector points nowhere: it has no cosine")
     def scaled(w):  # divided by a power of 2 near its largest number: exact
@@ -471,14 +541,18 @@ def sgns_step(word, context, label, lr):
     ([1.0, 0.25], [0.25, 1.0])
     """
     if not isinstance(word, list) or not isinstance(context, list):
-        raise TypeError("word and context must be lists: sgns_step changes "
-                        "them in place")
-    _vector("word", word), _vector("context", context)
+        raise TypeError(f"word and context must be lists, as sgns_step "
+                        f"changes them in place; got {type(word).__name__} "
+                        f"and {type(context).__name__}")
+    if len(word) != len(context):
+        raise ValueError(f"word and context must have one length, got "
+                         f"{len(word)} and {len(context)}")
     if label not in (0, 1):
         raise ValueError(f"label must be 1 (a real neighbour) or 0 (a random "
                          f"word), got {_shown(label)}")
-    lr = _number("lr", lr, LARGEST)
-    g = lr * (label - sigmoid(dot(word, context)))
+    lr = _number("lr", lr)
+    score = math.fsum(w * c for w, c in zip(word, context))  # word . context
+    g = lr * (label - sigmoid(score))
     word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
                            [c + g * w for w, c in zip(word, context)])
 
@@ -510,11 +584,7 @@ def train_embeddings(corpus, seed=SEED, epochs=TRAIN_EPOCHS, vocab=None):
             # a real neighbour, label 1; random words stand in for others, 0
             others = [rng.randrange(len(vocab)) for _ in range(NEGATIVES)]
             for other, label in [(context, 1)] + [(o, 0) for o in others]:
-                w, c = words[word], contexts[other]  # as sgns_step does it
-                score = math.fsum(map(operator.mul, w, c))  # w . c
-                g = lr * (label - sigmoid(score))
-                words[word] = [x + g * y for x, y in zip(w, c)]
-                contexts[other] = [y + g * x for x, y in zip(w, c)]
+                sgns_step(words[word], contexts[other], label, lr)
     # all rows end up leaning one shared way: take it out, keep differences
     mean = [math.fsum(column) / len(words) for column in zip(*words)]
     return vocab, [[x - m for x, m in zip(row, mean)] for row in words]
@@ -528,7 +598,7 @@ def nearest(word, vocab, table, k=3):
     """
     vocab = _vocab(vocab)
     word = _word(word, vocab)
-    table = _rows("table", table, len(vocab), most=FINITE)
+    table = _rows("table", table, len(vocab), finite=True)
     k = _whole("k", k, 1)
     i = vocab.index(word)
     if not any(table[i]):  # a zero row points nowhere: no angle to measure
@@ -546,7 +616,7 @@ def softmax(scores):
     >>> softmax([0.0, 0.0, -1000.0])  # exp(-1000) is too small for a float: 0
     [0.5, 0.5, 0.0]
     """
-    scores = _vector("scores", scores, FINITE, least=1)
+    scores = _vector("scores", scores, least=1)
     top = max(scores)  # take the largest score off, and exp cannot overflow
     exps = [math.exp(score - top) for score in scores]
     total = math.fsum(exps)
@@ -586,7 +656,8 @@ def search(query, sentences, vocab, table, k=3):
     vocab = _vocab(vocab)
     query = _text("query", query, vocab, least=1)
     sentences = _texts("sentences", sentences, vocab)
-    table, k = _rows("table", table, len(vocab)), _whole("k", k, 1)
+    table = _rows("table", table, len(vocab), finite=True)
+    k = _whole("k", k, 1)
     def vector_of(text):
         return sentence_vector(attend(lookup(table, encode(text, vocab))))
     target = vector_of(query)
@@ -608,11 +679,10 @@ def embed(ids, table, positions):
     >>> embed([1, 1], [[0.0, 0.0], [1.0, 2.0]], [[0.5, 0.0], [0.0, 0.5]])
     [[1.5, 2.0], [1.0, 2.5]]
     """
-    table, positions = _rows("table", table), _rows("positions", positions)
-    if len(table[0]) != len(positions[0]):
-        raise ValueError(f"a table row holds {len(table[0])} numbers but a "
-                         f"position row {len(positions[0])}; they must match")
-    ids = _ids(ids, table)
+    table = _rows("table", table)
+    positions = _rows("positions", positions, width=len(table[0]),
+                      of="table's rows")
+    ids = _ids(ids, len(table))
     if len(ids) > len(positions):  # zip would quietly drop the tokens past it
         raise ValueError(f"positions has no row for position {len(positions)}")
     return [[t + p for t, p in zip(table[i], row)]
@@ -628,12 +698,9 @@ def sinusoidal(n_positions, d_model, base=10_000):
     >>> [[round(x, 3) for x in row] for row in sinusoidal(2, 4)]
     [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.01, 1.0]]
     """
-    n_positions = _whole("n_positions", n_positions, 1, LARGEST)
-    d_model = _whole("d_model", d_model, 2)
-    if d_model % 2:
-        raise ValueError(f"d_model must be even, got {d_model}: sines and "
-                         "cosines come in pairs")
-    base = _base(base)
+    n_positions = _whole("n_positions", n_positions, 1)
+    d_model = _whole("d_model", d_model, 2, even=True)
+    base = _number("base", base, positive=True)
     angles = [[pos / base ** (2 * i / d_model) for i in range(d_model // 2)]
               for pos in range(n_positions)]
     return [[f(angle) for angle in row for f in (math.sin, math.cos)]
@@ -648,11 +715,9 @@ def rotation(k, d_model, base=10_000):
     >>> [[round(x, 3) for x in row] for row in rotation(1, 2)]
     [[0.54, -0.841], [0.841, 0.54]]
     """
-    k, d_model = _whole("k", k, 0, LARGEST), _whole("d_model", d_model, 2)
-    if d_model % 2:
-        raise ValueError(f"d_model must be even, got {d_model}: sines and "
-                         "cosines come in pairs")
-    base = _base(base)
+    k = _whole("k", k, 0)
+    d_model = _whole("d_model", d_model, 2, even=True)
+    base = _number("base", base, positive=True)
     turn = [[0.0] * d_model for _ in range(d_model)]
     for i in range(0, d_model, 2):  # a 2 x 2 rotation on the diagonal per pair
         angle = k / base ** (i / d_model)
@@ -696,12 +761,71 @@ def rope(vector, position, base=10_000, halves=False):
         raise ValueError(f"a vector of {len(vector)} numbers cannot be "
                          "rotated: RoPE turns numbers in pairs, so their "
                          "count must be even")
-    position = _whole("position", position, 0, LARGEST)
-    base, halves = _base(base), _flag("halves", halves)
+    position = _whole("position", position, 0)
+    base = _number("base", base, positive=True)
+    halves = _flag("halves", halves)
     angles = [position / base ** (2 * i / len(vector))
               for i in range(len(vector) // 2)]
     return rotate(vector, [math.cos(a) for a in angles],
                   [math.sin(a) for a in angles], halves)
+
+
+# --- claim: a batch pads its texts, and a mask makes the pads change nothing -
+
+def pad_batch(batch, pad_id=0, side="right"):
+    """Pad lists of IDs to one length with pad_id: return them and the mask,
+    1 for a token and 0 for a pad.
+
+    >>> pad_batch([[5, 6], [7]], side="left")
+    ([[5, 6], [0, 7]], [[1, 1], [0, 1]])
+    """
+    if not isinstance(batch, (list, tuple)) or not batch:
+        raise TypeError(f"batch must be a list of lists of token IDs, one a "
+                        f"text, not {_shown(batch)}")
+    batch = [_ids(ids, None, f"batch[{k}]") for k, ids in enumerate(batch)]
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', not {_shown(side)}")
+    pad_id = _whole("pad_id", pad_id, 0)
+    width, padded, mask = max(map(len, batch)), [], []
+    for ids in batch:
+        pads, ones = [0] * (width - len(ids)), [1] * len(ids)
+        if side == "right":  # the tokens first, then the pads
+            padded.append(list(ids) + [pad_id] * len(pads))
+            mask.append(ones + pads)
+        else:  # the pads first: the text's last token ends the row
+            padded.append([pad_id] * len(pads) + list(ids))
+            mask.append(pads + ones)
+    return padded, mask
+
+
+def position_ids(mask):
+    """Number each token from 0, pads left out, as Hugging Face does with
+    cumsum(mask) - 1; a pad gets 1, which no token reads.
+
+    >>> position_ids([0, 0, 1, 1])
+    [1, 1, 0, 1]
+    """
+    mask = _mask(mask)
+    seen, ids = 0, []
+    for real in mask:
+        seen += real  # how many tokens so far: the cumulative sum
+        ids.append(seen - 1 if real else 1)
+    return ids
+
+
+def masked_attend(rows, mask):
+    """Attend as attend does, but to no pad: a pad's score is -inf, so its
+    weight is exactly 0.0.
+
+    >>> masked_attend([[1.0], [9.0]], [1, 0])[0]  # the pad's 9.0 adds nothing
+    [1.0]
+    """
+    rows = _rows("rows", rows)
+    mask = _mask(mask, len(rows))
+    scale = math.sqrt(len(rows[0]))
+    return [vecmat(softmax([dot(q, k) / scale if real else -math.inf
+                            for k, real in zip(rows, mask)]), rows)
+            for q in rows]
 
 
 # --- claim: the output layer reads the table again ---------------------------
@@ -713,7 +837,8 @@ def head_gradient(vector, table, target):
     >>> head_gradient([2.0], [[0.0], [0.0]], 0)  # p is 0.5 for each row
     [[-1.0], [1.0]]
     """
-    vector, table = _vector("vector", vector), _rows("table", table)
+    vector = _vector("vector", vector)
+    table = _rows("table", table, width=len(vector), of="vector")
     target = _index("target", target, len(table))
     weights = softmax(logits(vector, table))  # p_j > 0, unless exp underflows
     return [[(p - (j == target)) * x for x in vector]
@@ -726,41 +851,38 @@ def logits(vector, table):
     >>> logits([1.0, 0.0], [[0.5, 0.5], [2.0, 0.0]])
     [0.5, 2.0]
     """
-    vector, table = _vector("vector", vector), _rows("table", table)
+    vector = _vector("vector", vector)
+    table = _rows("table", table, width=len(vector), of="vector")
     return [dot(vector, row) for row in table]  # the embedding table, reread
 
 
 # --- input checks: one checker per kind of value -----------------------------
 # A public function's check lines, the first of its body, call these and no
 # other function of this file; the idea after them calls none of these. A
-# checker hands its value back unchanged or in a plainer form (a list for any
-# iterable, a Python int for a NumPy integer), or refuses it with a message
-# that names it. A checker calls no other, but for _number, which the list
-# checkers call for the items they cannot pass in one go, and the helpers
-# that write messages, MESSAGES.
+# checker refuses only what would give a wrong answer with no error, or an
+# error that names neither the argument nor the fix; it hands its value back
+# unchanged, or plainer (a Python int for a NumPy integer). A sequence is a
+# list or a tuple; its numbers are not checked one by one, but where a
+# comparison decides the answer (finite=True). A checker calls no other, but
+# the two that write messages, MESSAGES.
 
-CHECKERS = ("_whole", "_index", "_ids", "_vocab", "_text", "_word", "_texts",
-            "_corpus", "_number", "_vector", "_rows", "_base", "_flag", "_utf8",
-            "_utf8_texts", "_merges", "_byte_vocab")
-MESSAGES = ("_shown", "_unknown", "_surrogate")  # what checkers write with
+CHECKERS = ("_whole", "_index", "_ids", "_mask", "_vocab", "_text", "_word",
+            "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
+            "_utf8", "_utf8_texts", "_merges", "_byte_vocab")
+MESSAGES = ("_shown", "_unknown")  # what the checkers write with
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
-FINITE = 1.7976931348623157e308  # the largest float: any finite number fits
-LARGEST = 1e150  # where numbers multiply: a product of two still fits a float
-NOT_A_LIST = (str, bytes, bytearray, dict, set, frozenset)  # iterables, yet
 
 
-def _whole(name, value, least, most=None, hint=""):
-    """Return value as an int from least to most (no most: no limit)."""
+def _whole(name, value, least, even=False, hint=""):
+    """Return value as an int of at least `least`, even if asked."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}: "
                         f"{_shown(value)}")
-    value = int(value)
-    if value < least or most is not None and value > most:
-        limits = f"{least} to {most:g}" if most is not None else (
-            f"at least {least}")
-        raise ValueError(f"{name} must be {limits}, got {_shown(value)}{hint}")
-    return value
+    if int(value) < least or even and int(value) % 2:
+        raise ValueError(f"{name} must be {'an even int ' * even}at least "
+                         f"{least}, got {_shown(int(value))}{hint}")
+    return int(value)
 
 
 def _index(name, value, size, wrap=False):
@@ -781,55 +903,49 @@ def _index(name, value, size, wrap=False):
     return int(value)
 
 
-def _ids(ids, rows, name="ids"):
-    """Return ids as a list of ints, each naming one of rows (a count, or a
-    table or vocabulary; None: any ID from 0)."""
-    if rows is None:
-        rows = math.inf
-    elif not isinstance(rows, int):  # a table or a vocabulary: it is indexed
-        if isinstance(rows, NOT_A_LIST) or not hasattr(rows, "__getitem__"):
-            raise TypeError(f"a table must be a list or tuple of rows, not "
-                            f"{type(rows).__name__}: rows are read by ID")
-        rows = len(rows)
-    if isinstance(ids, NOT_A_LIST) or not hasattr(ids, "__iter__"):
-        fix = {int: " (write [ID])", str: " (encode the text first)"}
+def _ids(ids, size, name="ids"):
+    """Return ids, a list, tuple or range of ints from 0 (Python would wrap
+    -1 to the end) and below size, if any, as a list of Python ints."""
+    if not isinstance(ids, (list, tuple, range)):
         raise TypeError(f"{name} must be a list of token IDs, not "
-                        f"{type(ids).__name__}: {_shown(ids)}"
-                        f"{fix.get(type(ids), '')}")
-    ids = list(ids)
-    if set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) <= max(
-            ids, default=0) < rows:
-        return ids  # the usual case, plain ints in range, passed in one go
-    for position, i in enumerate(ids):
-        if isinstance(i, bool) or not hasattr(type(i), "__index__"):
-            raise TypeError(f"token ID at position {position} must be an int, "
-                            f"not {type(i).__name__}: {_shown(i)}")
-        if not 0 <= int(i) < rows:  # Python would quietly wrap -1 to the end
-            valid = "0 or more" if rows == math.inf else f"0 to {rows - 1}"
-            where = f"{position} of {name}" if name != "ids" else position
-            raise IndexError(f"token ID {_shown(int(i))} at position {where} "
-                             f"is out of range; valid IDs are {valid}")
-    return [int(i) for i in ids]
+                        f"{_shown(ids)}")
+    limit = math.inf if size is None else size
+    if set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
+            ids, default=0) < limit:
+        return list(ids)  # the usual case: plain ints in range, in one go
+    for at, i in enumerate(ids):
+        whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
+        if not whole or not 0 <= int(i) < limit:
+            raise (IndexError if whole else TypeError)(
+                f"token ID {_shown(i)} at position {at} of {name} is not an "
+                f"int from 0" + ("" if size is None else f" to {size - 1}"))
+    return [int(i) for i in ids]  # NumPy's integers made Python's
+
+
+def _mask(mask, size=None):
+    """Return mask, a list or tuple of 1 (a token) and 0 (a pad) with a 1 in
+    it, and of size items if a size is given, as a list of ints."""
+    if not isinstance(mask, (list, tuple)) or 1 not in mask or not all(
+            m in (0, 1) for m in mask):
+        raise ValueError(f"mask must be a list of 1s for tokens and 0s for "
+                         f"pads, with a token, not {_shown(mask)}")
+    if size is not None and len(mask) != size:
+        raise ValueError(f"len(mask) is {len(mask)} but len(rows) is {size}; "
+                         "they must match")
+    return [int(m) for m in mask]
 
 
 def _vocab(vocab):
-    """Return vocab as a list of distinct str, in its own order."""
-    if isinstance(vocab, NOT_A_LIST) or not hasattr(vocab, "__iter__"):
-        why = " (its order would be hash order)" if isinstance(
-            vocab, (set, frozenset)) else ""
-        raise TypeError(f"vocab must be a list of words, not "
-                        f"{type(vocab).__name__}{why}: {_shown(vocab)}")
-    vocab = list(vocab)
-    odd = [word for word in vocab if not isinstance(word, str)]
-    if odd:
-        raise TypeError(f"vocab's words must be str, not "
-                        f"{type(odd[0]).__name__}: {_shown(odd[0])}")
+    """Return vocab, a list or tuple of distinct str, as a list."""
+    if not isinstance(vocab, (list, tuple)) or not all(
+            isinstance(word, str) for word in vocab):
+        raise TypeError(f"vocab must be a list of words (str), not "
+                        f"{_shown(vocab)}")
     if len(set(vocab)) < len(vocab):
-        twice = min(a for a, b in zip(sorted(vocab), sorted(vocab)[1:])
-                    if a == b)
+        twice = next(w for k, w in enumerate(vocab) if w in vocab[:k])
         raise ValueError(f"vocab lists {_shown(twice)} twice; each word needs "
                          "one ID")
-    return vocab
+    return list(vocab)
 
 
 def _text(name, text, vocab, least=0):
@@ -849,46 +965,34 @@ def _text(name, text, vocab, least=0):
 
 
 def _word(word, vocab):
-    """Return word, one word of vocab, as the plain word: spaces left out."""
-    if not isinstance(word, str):
-        raise TypeError(f"word must be a str, not {type(word).__name__}: "
-                        f"{_shown(word)}")
-    if len(word.split()) != 1:
-        raise ValueError(f"word must be one word, got {_shown(word)}")
-    if word.strip() not in vocab:
-        raise ValueError(_unknown(0, word.strip(), vocab))
-    return word.strip()
+    """Return word, if it is one of vocab's words, as it stands there."""
+    if not isinstance(word, str) or word not in vocab:
+        raise ValueError(_unknown(None, word, vocab))
+    return word
 
 
 def _texts(name, texts, vocab):
-    """Return texts as a list of str, each made of words of vocab."""
-    if isinstance(texts, NOT_A_LIST) or not hasattr(texts, "__iter__"):
-        raise TypeError(f"{name} must be a list of str, not "
-                        f"{type(texts).__name__}: {_shown(texts)}")
-    texts, known = list(texts), set(vocab)
-    for i, text in enumerate(texts):
+    """Return texts, a list or tuple of str of words of vocab, as a list."""
+    if not isinstance(texts, (list, tuple)):
+        raise TypeError(f"{name} must be a list of str, not {_shown(texts)}")
+    known = set(vocab)
+    for k, text in enumerate(texts):
         if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a str, not "
-                            f"{type(text).__name__}: {_shown(text)}")
+            raise TypeError(f"{name}[{k}] must be a str, not {_shown(text)}")
         unknown = [(at, w) for at, w in enumerate(text.split())
                    if w not in known]
         if unknown:
-            raise ValueError(f"{name}[{i}] has an "
+            raise ValueError(f"{name}[{k}] has an "
                              + _unknown(*unknown[0], vocab))
-    return texts
+    return list(texts)
 
 
 def _corpus(corpus, vocab):
-    """Return corpus as a list of str with two words or more in a sentence;
-    vocab, if not None, must hold each of its words once."""
-    if isinstance(corpus, NOT_A_LIST) or not hasattr(corpus, "__iter__"):
-        raise TypeError(f"corpus must be a list of str, not "
-                        f"{type(corpus).__name__}: {_shown(corpus)}")
-    corpus = list(corpus)
-    for i, sentence in enumerate(corpus):
-        if not isinstance(sentence, str):
-            raise TypeError(f"corpus[{i}] must be a str, not "
-                            f"{type(sentence).__name__}: {_shown(sentence)}")
+    """Return corpus, a list or tuple of str with a sentence of two words or
+    more, as a list; vocab, if not None, must hold each of its words once."""
+    if not isinstance(corpus, (list, tuple)) or not all(
+            isinstance(text, str) for text in corpus):
+        raise TypeError(f"corpus must be a list of str, not {_shown(corpus)}")
     if not any(len(sentence.split()) > 1 for sentence in corpus):
         raise ValueError("the corpus has no sentence of two words or more, so "
                          "no word has a neighbour to learn from")
@@ -899,76 +1003,65 @@ def _corpus(corpus, vocab):
         raise ValueError(f"vocab must list each word of the corpus once, in "
                          f"any order; missing: {missing[:200]}; not in the "
                          f"corpus: {extra[:200]}")
-    return corpus
+    return list(corpus)
 
 
-def _number(name, x, most=FINITE):
-    """Return x as a plain number (int, float, Fraction), finite, to most."""
-    if type(x) not in (int, float):  # NumPy's numbers become Python's
+def _number(name, x, positive=False):
+    """Return x, one real number, as an int or a float (NumPy's made
+    Python's): finite, and above 0 if asked."""
+    if type(x) not in (int, float):
         import numbers  # here, not at the top: only other numbers need it
-        whole = hasattr(type(x), "__index__")  # an integer: it has __index__
-        if isinstance(x, bool) or not (whole or isinstance(x, numbers.Real)):
+        if isinstance(x, bool) or not isinstance(x, numbers.Real):
             raise TypeError(f"{name} must be a real number, not "
                             f"{type(x).__name__}: {_shown(x)}")
-        rational = isinstance(x, numbers.Rational)  # a Fraction stays one
-        x = int(x) if whole else x if rational else float(x)
-    if not abs(x) <= most:  # nan fails every comparison: refused here too
-        limit = " and fit a float" if most == FINITE else (
-            f" and at most {most:g} in size, so that products of two fit a "
-            "float")
-        raise ValueError(f"{name} is {_shown(x)}; a number here must be "
-                         f"finite{limit}")
+        x = int(x) if hasattr(type(x), "__index__") else float(x)
+    if not -math.inf < x < math.inf or positive and not x > 0:
+        raise ValueError(f"{name} must be a finite number"
+                         f"{' above 0' * positive}, got {_shown(x)}")
     return x
 
 
-def _vector(name, values, most=LARGEST, least=0):
-    """Return values as a list of numbers, each as _number would pass it."""
-    if isinstance(values, NOT_A_LIST) or not hasattr(values, "__iter__"):
+def _vector(name, values, least=0, finite=False):
+    """Return values, a list or tuple of numbers, as a list, NumPy's integers
+    made Python's; finite, where a comparison decides the answer."""
+    if not isinstance(values, (list, tuple)):
         raise TypeError(f"{name} must be a list of numbers, not "
-                        f"{type(values).__name__}: {_shown(values)}")
-    values = list(values)
+                        f"{_shown(values)}")
     if len(values) < least:
         raise ValueError(f"{name} needs at least {least} number, got none")
-    if set(map(type, values)) <= {float} and sum(map(abs, values)) <= most:
-        return values  # the usual case, floats small enough, in one go
-    return [_number(f"{name}[{i}]", x, most) for i, x in enumerate(values)]
+    if not set(map(type, values)) <= {int, float}:  # int8: 100 x 100 is 16
+        values = [int(x) if hasattr(type(x), "__index__") else x
+                  for x in values]
+    if finite and not all(map(math.isfinite, values)):  # nan breaks max, sort
+        raise ValueError(f"{name} must hold finite numbers, not "
+                         f"{_shown(values)}")
+    return list(values)
 
 
-def _rows(name, rows, count=None, of="vocab", most=LARGEST, only=None):
-    """Return rows as lists of numbers as _number passes them, all of one
-    length; with only, check the rows at those indexes and return rows."""
-    if isinstance(rows, NOT_A_LIST) or not hasattr(rows, "__iter__"):
+def _rows(name, rows, count=None, width=None, of="vocab", finite=False):
+    """Return rows, a list or tuple of rows of one length, as _vector would."""
+    odd = [row for row in rows if not isinstance(row, (list, tuple))] if (
+        isinstance(rows, (list, tuple))) else [rows]
+    if odd:
         raise TypeError(f"{name} must be a list of rows of numbers, not "
-                        f"{type(rows).__name__}: {_shown(rows)}")
-    picked = enumerate(rows) if only is None else (
-        (i, rows[i]) for i in sorted(set(only)))
-    checked = []
-    for i, row in picked:
-        if isinstance(row, NOT_A_LIST) or not hasattr(row, "__len__"):
-            raise TypeError(f"{name}[{i}] must be a list of numbers, not "
-                            f"{type(row).__name__}: {_shown(row)}")
-        if not (set(map(type, row)) <= {float} and sum(map(abs, row)) <= most):
-            row = [_number(f"{name}[{i}][{j}]", x, most)
-                   for j, x in enumerate(row)]
-        checked.append(row if type(row) is list else list(row))  # only read
-    lengths = sorted(set(map(len, checked)))
-    if len(lengths) > 1 or lengths == [0] or not checked and only is None:
-        got = f"rows of lengths {lengths}" if checked else "no rows"
-        raise ValueError(f"{name} must hold 1 row or more, all of one "
-                         f"length, 1 or more; got {got}")
-    if count is not None and len(checked) != count:
-        raise ValueError(f"len({name}) is {len(checked)} but len({of}) is "
-                         f"{count}; they must match")
-    return checked if only is None else rows
-
-
-def _base(base):
-    """Return the base of sines or rotations: a number from 1e-150 to 1e150."""
-    base = _number("base", base, LARGEST)
-    if not base >= 1 / LARGEST:
-        raise ValueError(f"base must be from {1 / LARGEST:g} to {LARGEST:g}, "
-                         f"so that angles fit a float; got {_shown(base)}")
-    return base
+                        f"{_shown(odd[0])}")
+    lengths = sorted(set(map(len, rows)))
+    if len(lengths) != 1 or lengths == [0]:
+        raise ValueError(f"{name} must hold rows of one length, 1 or more; "
+                         f"got {f'lengths {lengths}' if rows else 'no rows'}")
+    if count not in (None, len(rows)):
+        raise ValueError(f"len({name}) is {len(rows)} but len({of}) is "
+                         f"{count}")
+    if width not in (None, lengths[0]):
+        raise ValueError(f"each row of {name} must hold as many numbers as "
+                         f"{of}: {width}, not {lengths[0]}")
+    if not all(set(map(type, row)) <= {int, float} for row in rows):
+        rows = [[int(x) if hasattr(type(x), "__index__") else x for x in row]
+                for row in rows]  # NumPy's int8: 100 x 100 is 16
+    if finite and not all(all(map(math.isfinite, row)) for row in rows):
+        raise ValueError(f"{name} must hold finite numbers: a comparison "
+                         "decides the answer")
+    return list(rows)
 
 
 def _flag(name, value):
@@ -987,112 +1080,71 @@ def _utf8(name, text):
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as error:  # tiktoken writes U+FFFD: we refuse
-        raise ValueError(_surrogate(name, text, error.start)) from None
+        raise ValueError(f"{name} holds a lone surrogate, "
+                         f"{_shown(text[error.start])}, at position "
+                         f"{error.start:,}: it has no UTF-8 bytes") from None
     return text
 
 
 def _utf8_texts(name, texts):
-    """Return texts as a list of str, each with UTF-8 bytes for all it has."""
-    if isinstance(texts, NOT_A_LIST) or not hasattr(texts, "__iter__"):
-        raise TypeError(f"{name} must be a list of str, not "
-                        f"{type(texts).__name__}: {_shown(texts)}")
-    texts = list(texts)
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a str, not "
-                            f"{type(text).__name__}: {_shown(text)}")
+    """Return texts, a list or tuple of str with UTF-8 bytes, as a list."""
+    if not isinstance(texts, (list, tuple)) or not all(
+            isinstance(text, str) for text in texts):
+        raise TypeError(f"{name} must be a list of str, not {_shown(texts)}")
+    for k, text in enumerate(texts):
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as error:
-            raise ValueError(_surrogate(f"{name}[{i}]", text,
-                                        error.start)) from None
-    return texts
+            raise ValueError(f"{name}[{k}] holds a lone surrogate, "
+                             f"{_shown(text[error.start])}, at position "
+                             f"{error.start:,}: it has no UTF-8 bytes"
+                             ) from None
+    return list(texts)
 
 
 def _merges(merges):
-    """Return merges as a list of pairs of IDs, each of IDs made before it."""
-    if isinstance(merges, NOT_A_LIST) or not hasattr(merges, "__iter__"):
+    """Return merges, pairs of IDs, each of IDs made before it, as tuples."""
+    if not isinstance(merges, (list, tuple)):
         raise TypeError(f"merges must be a list of pairs of token IDs, not "
-                        f"{type(merges).__name__}: {_shown(merges)}")
-    merges = list(merges)
-    for i, pair in enumerate(merges):
-        if (isinstance(pair, NOT_A_LIST) or not hasattr(pair, "__len__")
-                or len(pair) != 2 or not all(hasattr(type(token), "__index__")
-                                             and not isinstance(token, bool)
-                                             for token in pair)):
-            raise TypeError(f"merges[{i}] must be a pair of token IDs, not "
+                        f"{_shown(merges)}")
+    pairs = [tuple(p) if isinstance(p, (list, tuple)) else p for p in merges]
+    for k, pair in enumerate(pairs):
+        if type(pair) is not tuple or len(pair) != 2 or not (
+                type(pair[0]) is type(pair[1]) is int):
+            raise TypeError(f"merges[{k}] must be a pair of token IDs, not "
                             f"{_shown(pair)}")
-        if not all(0 <= int(token) < 256 + i for token in pair):
-            raise ValueError(f"merges[{i}] is {_shown(pair)}, but merge {i} "
-                             f"makes ID {256 + i}: it may join only IDs 0 to "
-                             f"{255 + i}, made before it")
-    merges = [(int(a), int(b)) for a, b in merges]
-    if len(set(merges)) < len(merges):  # a pair merges once: the first ID
-        twice = next(p for k, p in enumerate(merges) if p in merges[:k])
+        if not 0 <= min(pair) <= max(pair) < 256 + k:
+            raise ValueError(f"merges[{k}] is {_shown(pair)}, but merge {k} "
+                             f"makes ID {256 + k}: it may join only IDs 0 to "
+                             f"{255 + k}, made before it")
+    if len(set(pairs)) < len(pairs):  # a pair merges once: the first ID
+        twice = next(p for k, p in enumerate(pairs) if p in pairs[:k])
         raise ValueError(f"merges lists the pair {twice} twice; each pair is "
                          "merged once, into one ID")
-    return merges
+    return pairs
 
 
 def _byte_vocab(vocab):
-    """Return vocab as a list of bytes: what each token ID stands for."""
-    if isinstance(vocab, NOT_A_LIST) or not hasattr(vocab, "__iter__"):
+    """Return vocab, a list or tuple of bytes (one a token ID), as a list."""
+    if not isinstance(vocab, (list, tuple)) or not all(
+            isinstance(token, bytes) for token in vocab):
         raise TypeError(f"vocab must be a list of bytes, one a token ID, not "
-                        f"{type(vocab).__name__}: {_shown(vocab)}")
-    vocab = list(vocab)
-    odd = [token for token in vocab if not isinstance(token, bytes)]
-    if odd:
-        raise TypeError(f"vocab's tokens must be bytes, not "
-                        f"{type(odd[0]).__name__}: {_shown(odd[0])}")
-    return vocab
+                        f"{_shown(vocab)}")
+    return list(vocab)
 
 
 def _shown(value):
-    """Write a value for a message: in full if short; a huge int, its size."""
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"an int of {value.bit_length():,} bits"
-    try:  # ascii(): repr(), but the same on every Python, whatever its Unicode
-        text = ascii(value)
-    except ValueError:  # an int inside with more digits than Python will write
-        return f"a {type(value).__name__} too large to show"
-    return text if len(text) <= 60 else (
-        f"{text[:40]}... ({len(text):,} characters)")
+    """Write a value for a message: ascii(), as repr() on every Python."""
+    text = ascii(value)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} chars)"
 
 
-def _surrogate(name, text, at):
-    """Say that text holds a lone surrogate at a position: it has no UTF-8."""
-    code = ord(text[at])
-    if 0xDC80 <= code <= 0xDCFF:  # how Python keeps a byte of argv or a file
-        return (f"{name} holds byte {code - 0xDC00:#04x}, which is not UTF-8, "
-                f"at position {at:,} (Python keeps it as U+{code:04X}, a lone "
-                "surrogate)")
-    return (f"{name} holds a lone surrogate, U+{code:04X}, at position "
-            f"{at:,}: it has no UTF-8 bytes")
-
-
-def _unknown(position, word, vocab):
-    """Say that a word is not in vocab; guess why: a capital, a stop, a typo,
-    a look-alike letter."""
-    guess, letters = word.lower().strip(".,;:!?\"'()"), set("".join(vocab))
-    odd = [c for c in word if c not in letters  # not printable ASCII; not
-           and not " " <= c <= "~"]  # isprintable(): it moves with Unicode
-    if odd and 0xDC80 <= ord(odd[0]) <= 0xDCFF:  # how Python keeps a byte
-        hint = (f" (it holds byte {ord(odd[0]) - 0xDC00:#04x}, which is not "
-                "UTF-8)")
-    elif odd:  # a Cyrillic о looks just like a Latin o
-        called = unicodedata.ucd_3_2_0.name(odd[0], "(no name)")  # frozen
-        hint = (f" (it holds U+{ord(odd[0]):04X} {called}, which no "
-                "vocabulary word has)")
-    else:  # a capital, a full stop, or a typo
-        import difflib  # here, not at the top: only this message needs it
-        close = [guess] if guess in vocab else difflib.get_close_matches(
-            guess, vocab, n=2, cutoff=0.75)
-        hint = (f" (did you mean {' or '.join(map(repr, close))}?)" if close
-                else "")
+def _unknown(position, word, vocab, hint=""):
+    """Say that a word (at a position of a text, if any) is not in vocab."""
+    where = "" if position is None else f" at position {position}"
     known = ", ".join(vocab[:60]) + (
         f", ... ({len(vocab)} words)" if vocab[60:] else "")
-    return (f"unknown token {_shown(word)} at position {position}{hint}; "
-            f"vocabulary: {known}")
+    return f"unknown token {_shown(word)}{where}{hint}; vocabulary: {known}"
 
 
 # ===============================================================================
@@ -1251,9 +1303,44 @@ def _int_of(word):
         return None
 
 
+def _known(text, vocab):
+    """Refuse a text with a word not in vocab: where it is, a guess at why, and,
+    for a vocabulary too long to list, the words nearest to it."""
+    for position, word in enumerate(text.split()):
+        if word not in vocab and len(vocab) <= len(VOCAB):
+            raise ValueError(_unknown(position, word, vocab, _guess(word, vocab))
+                             + "; --tokens takes any text")
+        if word not in vocab:
+            import difflib  # here, not at the top: only this mistake needs it
+            near = difflib.get_close_matches(word.lower(), vocab, n=4, cutoff=0)
+            raise ValueError(f"unknown token {_shown(word)} at position "
+                             f"{position}{_guess(word, vocab)}; the corpus has "
+                             f"{len(vocab)} words, such as {', '.join(near)}")
+    return text
+
+
+def _guess(word, vocab):
+    """Guess why a word is not in vocab: a byte that is not UTF-8, a look-alike
+    letter, a capital, a stop or a typo; or say nothing."""
+    letters = set("".join(vocab))
+    odd = [c for c in word if c not in letters  # not printable ASCII; not
+           and not " " <= c <= "~"]  # isprintable(): it moves with Unicode
+    if odd and 0xDC80 <= ord(odd[0]) <= 0xDCFF:  # how Python keeps a byte
+        return f" (it holds byte {ord(odd[0]) - 0xDC00:#04x}, which is not UTF-8)"
+    if odd:  # a Cyrillic о looks just like a Latin o
+        called = unicodedata.ucd_3_2_0.name(odd[0], "(no name)")  # frozen
+        return (f" (it holds U+{ord(odd[0]):04X} {called}, which no vocabulary "
+                "word has)")
+    import difflib  # here, not at the top: only this mistake needs it
+    guess = word.lower().strip(".,;:!?\"'()")  # a capital, a full stop, a typo
+    close = [guess] if guess in vocab else difflib.get_close_matches(
+        guess, vocab, n=2, cutoff=0.75)
+    return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
+
+
 def _read_lesson(words, args):
     """Read the text and draw the lesson's table as the options say: words, IDs, table."""
-    text = TEXT if words is None else " ".join(words)
+    text = _known(TEXT if words is None else " ".join(words), VOCAB)
     ids, seed, d_model = encode(text), _seed_of(args), _given(args, "d_model", D_MODEL)
     if not 1 <= d_model <= MAX_D_MODEL:
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
@@ -1512,8 +1599,9 @@ def _leanings(vector, row):
 
 def _read_query(words, args):
     """Read --search's query: words of the training corpus, at most MAX_QUERY."""
-    query = TEXT if words is None else " ".join(words)
-    ids = encode(query, sorted({word for text in CORPUS for word in text.split()}))
+    vocab = sorted({word for text in CORPUS for word in text.split()})
+    query = _known(TEXT if words is None else " ".join(words), vocab)
+    ids = encode(query, vocab)
     if not 1 <= len(ids) <= MAX_QUERY:
         raise ValueError(f"--search takes 1 to {MAX_QUERY:,} words, got {len(ids):,}: "
                          "attention compares every pair of them")
@@ -1758,10 +1846,8 @@ def _read_names(words, args):
 
 
 def _read_exercise(words, args):
-    """Read --exercise's one name and build its exercise."""
-    if not words or len(words) != 1:
-        raise ValueError(f"--exercise takes one name, got {len(words or []):,}")
-    return (exercise(words[0]),)
+    """Read --exercise's names and build their worksheet."""
+    return (exercise(*words or []),)
 
 
 def print_snippet(source):
@@ -1813,7 +1899,7 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     """
     vocab = _vocab(vocab)
     text = _text("text", text, vocab)
-    table = _rows("table", table, len(vocab), most=FINITE)
+    table = _rows("table", table, len(vocab), finite=True)
     padding_idx = _index("padding_idx", padding_idx, len(table), wrap=True)
     if max(len(table), len(table[0])) > FIGURE_MAX:
         raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of "
@@ -1999,8 +2085,9 @@ def _tag(name, text=None, **attributes):
 # check lines, and then whatever only they reached.
 
 def snippet(*names, checked=False):
-    """Return paste-ready source for the named functions or constants, with
-    what they need; checked=True keeps each function's check lines.
+    """Return paste-ready source for the named functions or constants, in
+    that order, each after what it needs; checked=True keeps the named
+    functions' check lines (what they call comes as the lesson has it).
 
     >>> source = snippet("dot")
     >>> [line for line in source.splitlines() if line.startswith("def")]
@@ -2010,32 +2097,34 @@ def snippet(*names, checked=False):
     names = _copyable(names)
     about = ("checked view, tokembed.py {}; lesson view: drop --checked"
              if checked else "lesson view, tokembed.py {}; --checked adds checks")
-    pieces = _pieces(checked)
+    pieces = _pieces(checked=False)
+    if checked:  # the door checks: what the names call takes what it let in
+        pieces.update((name, _pieces(checked=True)[name]) for name in names)
     needed = _reach(names, pieces)
-    return _snippet_header(names, about, needed) + _joined(needed, names, pieces)
+    return _snippet_header(names, about, needed) + _joined(needed, pieces)
 
 
-def exercise(name):
-    """Return the lesson view of a function with its body left to write, and
-    checks that catch the classic wrong answers.
+def exercise(*names):
+    """Return one worksheet: the lesson view of the named functions with their
+    bodies left to write, and checks that catch the classic wrong answers.
 
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
     """
-    [name] = _copyable([name])
-    pieces = _pieces(checked=False)
-    node, text = pieces[name]
-    if not isinstance(node, _ast().FunctionDef):
-        raise ValueError(f"{name} is a constant, so it has no body to write")
-    needed = _reach([name], pieces)
-    head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]
-    if name in MISTAKES:  # more examples, into the docstring before its end
-        head[-1:] = ["", *("    " + line for line in MISTAKES[name]), head[-1]]
-    pieces[name] = (node, "\n".join(head + [
-        f'    raise NotImplementedError("write the body of {name}")']))
-    about = ("an exercise, tokembed.py {}: write its body, then check it with "
-             "python3 -m doctest -v FILE")
-    return _snippet_header([name], about, needed) + _joined(needed, [name], pieces)
+    names, pieces = _copyable(names), _pieces(checked=False)
+    for name in names:
+        node, text = pieces[name]
+        if not isinstance(node, _ast().FunctionDef):
+            raise ValueError(f"{name} is a constant, so it has no body to write")
+        head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]
+        if name in MISTAKES:  # more examples, into the docstring before its end
+            head[-1:] = ["", *("    " + line for line in MISTAKES[name]), head[-1]]
+        pieces[name] = (node, "\n".join(head + [
+            f'    raise NotImplementedError("write the body of {name}")']))
+    needed = _reach(names, pieces)  # the helpers that the bodies would call
+    about = ("an exercise, tokembed.py {}: write the bodies, then check them "
+             "with python3 -m doctest -v FILE")
+    return _snippet_header(names, about, needed) + _joined(needed, pieces)
 
 
 # Each exercise's checks beyond its doctest: what the classic wrong answer
@@ -2195,13 +2284,19 @@ def _bound(node):
 
 
 def _reach(names, pieces):
-    """Return the statements the names need, following calls, defaults and doctests."""
-    needed, todo = [], list(names)
-    while todo:
-        node = pieces[todo.pop()][0]
-        if node not in needed:
-            needed.append(node)
-            todo += [name for name in _uses(node) if name in pieces]
+    """Return the statements the names need (following calls, defaults and
+    doctests): for each name in the order given, what it needs that is not in
+    yet, in this file's order, and then the name."""
+    needed = []
+    for name in names:
+        found, todo, own = [], [name], pieces[name][0]
+        while todo:
+            node = pieces[todo.pop()][0]
+            if node not in needed and node not in found:
+                found.append(node)
+                todo += [name for name in _uses(node) if name in pieces]
+        needed += sorted((node for node in found if node is not own),
+                         key=lambda node: node.lineno) + found[:own in found]
     return needed
 
 
@@ -2234,22 +2329,16 @@ def _parts(node, early):
     return [node] + [ast.parse(example.source) for example in examples]
 
 
-def _joined(needed, names, pieces):
-    """Join the statements to run top to bottom: imports, their needs, the names.
-
-    A name that another statement needs when it is defined (a default) moves
-    up; constants that stand together here stand together there. Two blank
-    lines go around a def, as PEP 8 asks, and one between other blocks.
+def _joined(needed, pieces):
+    """Join the statements to run top to bottom: the imports, then the rest in
+    the order given. Constants that stand together here stand together there;
+    two blank lines go around a def, as PEP 8 asks, one between other blocks.
     """
     ast, text = _ast(), {id(node): source for node, source in pieces.values()}
-    early = {name for node in needed for name in _uses(node, early=True)}
-    def place(node):
-        own = set(_bound(node))
-        last = bool(own & set(names)) and not own & early
-        return (not isinstance(node, (ast.Import, ast.ImportFrom)), last,
-                node.lineno)
+    imports = sorted((node for node in needed if isinstance(
+        node, (ast.Import, ast.ImportFrom))), key=lambda node: node.lineno)
     copy, last = "", None
-    for node in sorted(needed, key=place):  # an import, or a constant, under the last
+    for node in imports + [node for node in needed if node not in imports]:
         together = type(node) is type(last) and not isinstance(
             node, ast.FunctionDef) and (isinstance(node, (ast.Import, ast.ImportFrom))
                                         or node.lineno == last.end_lineno + 1)
@@ -2383,7 +2472,7 @@ def main(argv=None):
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
     try:
-        status = _run(sys.argv[1:] if argv is None else argv)
+        status = _run(_argv_bytes() if argv is None else argv)
         sys.stdout.flush()  # a full disk or a closed pipe shows up here, not at exit
     except KeyboardInterrupt:  # Ctrl-C: the program stops quietly, as the shell
         if argv is not None:   # counts it; called from Python, a loop of calls
@@ -2410,6 +2499,13 @@ def _argv(argv):
         raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
                         f"{type(bad[0]).__name__}: {_shown(bad[0])}")
     return argv
+
+
+def _argv_bytes():
+    """Read the program's arguments as their bytes say, as UTF-8, whatever the
+    locale decoded them as (a byte that is not UTF-8 stays a lone surrogate)."""
+    return [os.fsencode(arg).decode("utf-8", "surrogateescape")
+            for arg in sys.argv[1:]]
 
 
 def _run(argv):
