@@ -349,28 +349,24 @@ def read_merges(path):
     ...     with open(path, "w", encoding="utf-8") as file:
     ...         _ = file.write("#version: 0.2\\nĠ t\\nĠt h\\n")  # " t", " th"
     ...     read_merges(path)
-    [(32, 116), (256, 104)]
+    ((32, 116), (256, 104))
     """
     with open(path, encoding="utf-8") as file:
         lines = file.read().splitlines()
     if not lines[:1] or not lines[0].startswith("#version"):  # as GPT-2's
         raise ValueError(f"{path}: line 1 is not #version: no merges file")
-    letters = {ord(name): chr(b) for b, name in gpt2_bytes().items()}
-    letters.update({b: "\uffff" for b in range(256) if b not in letters})
-    made = {bytes([b]): b for b in range(256)}  # each token's bytes: its ID
+    made = {name: b for b, name in gpt2_bytes().items()}  # a token: its ID
     merges = []
     for number, line in enumerate(lines[1:], 2):
-        try:  # each letter back to its byte; one foreign letter fails here
-            a, b = (t.translate(letters).encode("latin-1") for t in
-                    line.split(" "))
-        except ValueError:  # not two tokens written in gpt2_bytes' letters
-            raise ValueError(f"{path}: line {number} is no merge: "
-                             f"{ascii(line[:40])}") from None
-        if a not in made or b not in made:  # merges build on each other
-            raise ValueError(f"{path}: line {number} joins an unmade token")
+        try:  # two tokens, in gpt2_bytes' letters, each made before: merges
+            a, b = line.split(" ")  # build on each other
+            pair = made[a], made[b]
+        except (ValueError, KeyError):
+            raise ValueError(f"{path}: line {number}: no merge of two tokens "
+                             f"made before it: {ascii(line[:40])}") from None
         made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
-        merges.append((made[a], made[b]))
-    return merges
+        merges.append(pair)
+    return tuple(merges)  # a tuple: bpe_encode checks it once, not each call
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -870,6 +866,7 @@ CHECKERS = ("_whole", "_index", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
             "_utf8", "_utf8_texts", "_merges", "_byte_vocab")
 MESSAGES = ("_shown", "_unknown")  # what the checkers write with
+_CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
 
@@ -1103,17 +1100,20 @@ def _utf8_texts(name, texts):
 
 
 def _merges(merges):
-    """Return merges, pairs of IDs, each of IDs made before it, as tuples."""
+    """Return merges, pairs of IDs, each of IDs made before it, as tuples; a
+    tuple of tuples is checked once, as it cannot change (GPT-2 has 50,000)."""
+    if _CHECKED.get(id(merges)) is merges:
+        return merges
     if not isinstance(merges, (list, tuple)):
         raise TypeError(f"merges must be a list of pairs of token IDs, not "
                         f"{_shown(merges)}")
     pairs = [tuple(p) if isinstance(p, (list, tuple)) else p for p in merges]
     for k, pair in enumerate(pairs):
-        if type(pair) is not tuple or len(pair) != 2 or not (
-                type(pair[0]) is type(pair[1]) is int):
+        if type(pair) is not tuple or len(pair) != 2 or (
+                type(pair[0]) is not int or type(pair[1]) is not int):
             raise TypeError(f"merges[{k}] must be a pair of token IDs, not "
                             f"{_shown(pair)}")
-        if not 0 <= min(pair) <= max(pair) < 256 + k:
+        if not (0 <= pair[0] < 256 + k and 0 <= pair[1] < 256 + k):
             raise ValueError(f"merges[{k}] is {_shown(pair)}, but merge {k} "
                              f"makes ID {256 + k}: it may join only IDs 0 to "
                              f"{255 + k}, made before it")
@@ -1121,6 +1121,9 @@ def _merges(merges):
         twice = next(p for k, p in enumerate(pairs) if p in pairs[:k])
         raise ValueError(f"merges lists the pair {twice} twice; each pair is "
                          "merged once, into one ID")
+    if type(merges) is tuple and all(type(pair) is tuple for pair in merges):
+        _CHECKED.clear()  # the last one alone, kept, so that its id stays its
+        _CHECKED[id(merges)] = merges
     return pairs
 
 
@@ -1262,15 +1265,26 @@ def _explain_minus_zero(rows, product=False):
         _say(f"(-0.00 is {', or '.join(kinds)})", 1)
 
 
+# What a terminal cannot show: controls, formats (a zero-width space, a byte
+# order mark), lone surrogates, private use, and spaces but " ", by Unicode
+# 3.2's frozen classes; and the bidi isolates, formats since Unicode 6.3
+HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"}
+ISOLATES = set("\u2066\u2067\u2068\u2069")
+
+
 def _quoted(text):
-    """Write text in double quotes, in ASCII: any other character, and any
-    control, as its escape, by its code point alone (repr() would follow each
-    Python's own Unicode), so that the bytes are the same everywhere; a long
-    one cut short, so that it fits a line."""
-    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
-    if len(escaped) > 40:
-        return f'"{escaped[:30]}..." ({len(text):,} characters)'
-    return f'"{escaped}"'
+    """Write text in double quotes, as typed, but for what a terminal cannot
+    show, written as its escape (\\n, \\u200b), by code point alone, the same on
+    every Python; a long text cut short between two characters."""
+    pieces = []
+    for char in text:
+        hidden = unicodedata.ucd_3_2_0.category(char) in HIDDEN or char in ISOLATES
+        pieces.append("\\" + char if char in '"\\' else char if char == " " or not
+                      hidden else char.encode("unicode_escape").decode("ascii"))
+    if sum(map(len, pieces)) <= 40:
+        return f'"{"".join(pieces)}"'
+    kept = next(k for k in range(len(pieces) + 1) if sum(map(len, pieces[:k + 1])) > 30)
+    return f'"{"".join(pieces[:kept])}..." ({len(text):,} characters)'
 
 
 def _seed_text(seed):
@@ -1338,14 +1352,20 @@ def _guess(word, vocab):
     return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
 
 
-def _read_lesson(words, args):
-    """Read the text and draw the lesson's table as the options say: words, IDs, table."""
-    text = _known(TEXT if words is None else " ".join(words), VOCAB)
-    ids, seed, d_model = encode(text), _seed_of(args), _given(args, "d_model", D_MODEL)
+def _d_model(args):
+    """Return --d-model, checked, or the default."""
+    d_model = _given(args, "d_model", D_MODEL)
     if not 1 <= d_model <= MAX_D_MODEL:
         raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
                          f"got {d_model}")
-    return text.split(), ids, make_table(len(VOCAB), d_model, seed, args["padding_idx"])
+    return d_model
+
+
+def _read_lesson(words, args):
+    """Read the text and draw the lesson's table as the options say: words, IDs, table."""
+    text = _known(TEXT if words is None else " ".join(words), VOCAB)
+    table = make_table(len(VOCAB), _d_model(args), _seed_of(args), args["padding_idx"])
+    return text.split(), encode(text), table
 
 
 def _padding_row(args):
@@ -1459,11 +1479,13 @@ def print_learning(words, ids, table, padding_idx):
     _say(f"token ids: {ids}", 12)
     print("toy loss: the sum of the looked-up numbers, so each position adds 1 to")
     print(f"the gradient of every number in its row; learning rate {lr}")
-    _columns([("id", "token", "looked up", "gradient", "step", "row after the step")]
-             + [(str(i), VOCAB[i], _count(len(where[i]), "time") if where[i] else "-",
-                 _gradient_of(g, i == padding_idx),
-                 f"{-lr * g[0]:.1f}" if any(g) else "0", row)
-                for i, (g, row) in enumerate(zip(grad, after))], wrap=5)
+    rows = [("id", "token", "looked up", "gradient", "step", "row before the step")]
+    for i, (g, old, new) in enumerate(zip(grad, table, after)):
+        rows.append((str(i), VOCAB[i], _count(len(where[i]), "time") if where[i]
+                     else "-", _gradient_of(g, i == padding_idx),
+                     f"{-lr * g[0]:.1f}" if any(g) else "0", old))
+        rows += [("", "", "", "", "after", new)] * any(g)  # and after, if it moved
+    _columns(rows, wrap=5)
     unmoved = [(new, old) for new, old, g in zip(after, table, grad) if not any(g)]
     print("rows with no gradient are unchanged, byte for byte:",
           all(repr(new) == repr(old) for new, old in unmoved))
@@ -1471,7 +1493,7 @@ def print_learning(words, ids, table, padding_idx):
         if n > 1 and i != padding_idx:
             _say(f"{VOCAB[i]}, looked up {n:,} times, gets {n:,} x the gradient: "
                  f"it moves {n:,} times as far", 2)
-    _explain_minus_zero(after)
+    _explain_minus_zero(table + [new for new, g in zip(after, grad) if any(g)])
 
 
 def _gradient_of(grad_row, padding):
@@ -1584,7 +1606,7 @@ def print_context(seed):
     _say(f'"bank" has one row in the trained table (seed {_seed_text(seed)}), '
          "whatever the sentence;", 0)
     print("attend mixes in the words around it, so each sentence gives it a new one")
-    _columns([("bank's vector", "~ river", "~ account", "river - account")] + [
+    _columns([("cosine of bank's vector with", "river", "account", "difference")] + [
         (label, *_leanings(vector, row))
         for label, vector in [("input row, either sentence", row["bank"])] +
         [(f'in "{s}"', out) for s, out in zip(sentences, outputs)]], right=(1, 2, 3))
@@ -1622,20 +1644,14 @@ def print_search(query, seed):
 
 
 def _read_positions(words, args):
-    """Read what --positions needs: the lesson's inputs, even rows, a position table."""
+    """Read what --positions needs: the lesson's inputs, and a position table."""
     words, ids, table = _read_lesson(words, args)
-    seed, d_model = _seed_of(args), len(table[0])
-    if d_model % 2:
-        raise ValueError(f"--positions needs an even --d-model, got {d_model}: "
-                         "sines and cosines, and RoPE's rotations, come in pairs")
-    if len(ids) > N_POSITIONS:
-        raise ValueError(f"--positions takes at most {N_POSITIONS} words, got "
+    if not 1 <= len(ids) <= N_POSITIONS:
+        raise ValueError(f"--positions takes 1 to {N_POSITIONS} words, got "
                          f"{len(ids)}: the position table has no row for "
                          f"position {N_POSITIONS}, as GPT-2 has none past "
                          f"{GPT2_POSITIONS - 1:,}")
-    if not ids:
-        raise ValueError("--positions needs at least one word")
-    n = len(ids)
+    n, d_model, seed = len(ids), len(table[0]), _seed_of(args)
     _within("--positions", (4 * n * n + 10 * n) * d_model,  # 4 attends, and the
             f"attention 4 times over {n} words x {n} words, and 10 rows a "  # rows
             f"word to show, x {d_model:,} numbers")
@@ -1655,8 +1671,6 @@ def print_positions(words, ids, table, positions, seed):
     _explain_minus_zero([table[i] for i in ids] + positions[:len(ids)] + inputs)
     _print_repeats(words, ids, inputs)
     _print_order(ids, table, positions, seed)
-    _print_sinusoids(table[ids[0]])
-    _print_rope(table[ids[0]])
 
 
 def _print_repeats(words, ids, inputs):
@@ -1693,8 +1707,19 @@ def _print_order(ids, table, positions, seed):
     print("  without positions, the very same bytes:", repr(forth[-1]) == repr(back[0]))
 
 
-def _print_sinusoids(row):
-    """Check the shift rule of sinusoidal positions; compare norms, with sqrt(d)."""
+def _read_rope(words, args):
+    """Read --rope's one input: the first word's row, of an even --d-model."""
+    _, ids, table = _read_lesson(words, args)
+    if not ids or len(table[0]) % 2:
+        raise ValueError(f"--rope needs a word, and an even --d-model, as sines "
+                         f"and cosines, and RoPE's turns, come in pairs; got "
+                         f"{_count(len(ids), 'word')} and {len(table[0])}")
+    return (table[ids[0]],)
+
+
+def print_rope(row):
+    """Print positions that are computed: the sinusoids' shift rule and sizes,
+    then RoPE's scores, which depend on how far apart, not where."""
     d = len(row)
     table, turns = sinusoidal(104, 16), {k: rotation(k, 16) for k in (1, 2, 3, 4)}
     error = max(abs(a - b) for k, turn in turns.items() for pos in range(100)
@@ -1710,10 +1735,6 @@ def _print_sinusoids(row):
     print("  the original Transformer scales token rows by sqrt(d_model) before")
     print("  adding positions; Gemma scales them too, but adds no position rows")
     print("  (it uses RoPE); GPT-2 and Llama do not scale them")
-
-
-def _print_rope(row):
-    """Show that RoPE's scores depend on how far apart two positions are, not where."""
     q, k, base = row, row[::-1], LLAMA3_ROPE_BASE
     pairs = ((5, 3), (12, 10), (102, 100))
     scores = ", ".join(f"{dot(rope(q, m, base), rope(k, n, base)):.6f}"
@@ -1723,80 +1744,197 @@ def _print_rope(row):
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
 
 
+BATCH = "refund my order, my order is late"  # --batch's texts, by default
+
+
+def _read_batch(words, args):
+    """Read --batch's texts, split at commas, and a table whose <pad> row is
+    zeros, as padding_idx=0 makes it, with a position table."""
+    texts = [text.strip() for text in (" ".join(words or [BATCH])).split(",")]
+    if len(texts) < 2 or not all(texts):
+        raise ValueError(f"--batch takes two texts or more, split by commas, as "
+                         f"in: {BATCH}; got {_count(len(texts), 'text')}"
+                         + " (one of them empty)" * (len(texts) > 1))
+    batch = [encode(_known(text, VOCAB)) for text in texts]
+    width, seed, d_model = max(map(len, batch)), _seed_of(args), _d_model(args)
+    if width > N_POSITIONS:
+        raise ValueError(f"--batch takes texts of at most {N_POSITIONS} words, "
+                         f"as the position table has {N_POSITIONS} rows; got "
+                         f"{width}")
+    _within("--batch", 6 * len(batch) * (width + 1) * width * d_model,  # 6 runs
+            f"attention 6 times over {len(batch):,} texts of {width} tokens x "
+            f"{d_model:,} numbers", "fewer texts")
+    return (texts, batch, make_table(len(VOCAB), d_model, seed, padding_idx=0),
+            make_table(N_POSITIONS, d_model, seed + 1), seed)
+
+
+def print_batch(texts, batch, table, positions, seed):
+    """Pad the texts into one batch, on either side; print the IDs and masks,
+    and whether each token's vector after attention is its vector alone."""
+    right, left = (pad_batch(batch, side=side) for side in ("right", "left"))
+    _say(f"{_count(len(texts), 'text')}, padded with <pad> (ID 0) to "
+         f"{_count(len(right[0][0]), 'token')}; mask: 1 a token, 0 a pad", 2)
+    _columns([("text", "right-padded", "mask", "left-padded", "mask")] + [
+        (_quoted(text), *map(str, row)) for text, *row in
+        zip(texts, right[0], right[1], left[0], left[1])])
+    alone = [attend(embed(ids, table, positions)) for ids in batch]
+    def run(padded, masks, masked=True, ids_from_mask=False):  # vs. alone
+        worst = 0.0
+        for ids, mask, own in zip(padded, masks, alone):
+            rows = [positions[p] for p in position_ids(mask)] if (
+                ids_from_mask) else positions
+            out = (masked_attend if masked else lambda rows, _: attend(rows))(
+                embed(ids, table, rows), mask)
+            got = [vector for vector, real in zip(out, mask) if real]
+            worst = max([worst] + [abs(a - b) if repr(a) != repr(b) else 0.0
+                                   for u, v in zip(got, own) for a, b in zip(u, v)])
+        return "the same bytes: True" if worst == 0 else (
+            f"False, by up to {worst:.3g}")
+    _say(f"each token's vector after attention, against its text's alone (a "
+         f"random table and learned positions, seed {_seed_text(seed + 1)}):", 2)
+    _columns([("  right padding, with the mask:", run(*right)),
+              ("  left padding, positions 0 on, with the mask:", run(*left)),
+              ("  left padding, positions from the mask:", run(*left, True, True)),
+              ("  no mask, right padding:", run(*right, False)),
+              ("  no mask, left padding, positions from the mask:",
+               run(*left, False, True))])
+    print("so: pad on the right, or number positions from the mask, as Hugging")
+    print("Face's generate does for left padding; and always pass the mask")
+
+
 def _read_tokens(words, args):
     """Read --tokens: the text as given, spaces kept; the merges BPE learns from
-    CORPUS; a random table with a row for each token."""
+    CORPUS; a random table with a row for each token; or GPT-2's merges."""
     text = _utf8("text", TEXT if words is None else " ".join(words))
     if len(text) > MAX_TEXT:
         raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
                          f"characters, got {len(text):,}: it prints a row for "
                          "each token")
+    merges = _merges_of(args)
+    if args["vocab"] is not None:
+        return text, merges, None, None, _read_vocab(args)
+    seed, d_model, rows = _seed_of(args), _d_model(args), 256 + len(merges)
+    tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
+    _within("--tokens", (rows + tokens) * d_model, f"a table of {rows} rows, and "
+            f"{tokens:,} tokens to show, x {d_model:,} numbers",
+            "a shorter text, fewer --merges")
+    return text, merges, make_table(rows, d_model, seed), seed, None
+
+
+def _merges_of(args):
+    """Return the merges BPE learns from CORPUS, as --merges says (0 or more)."""
     n_merges = _given(args, "merges", BPE_MERGES)
     if n_merges < 0:
         raise ValueError(f"argument --merges: must be 0 or more, got {n_merges}")
-    merges = train_bpe(CORPUS, n_merges)
-    seed, d_model = _seed_of(args), _given(args, "d_model", D_MODEL)
-    rows = len(token_bytes(merges))
-    if not 1 <= d_model <= MAX_D_MODEL:
-        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
-                         f"got {d_model}")
-    tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
-    _within("--tokens", (5 * rows + tokens) * d_model,  # the table, a step's
-            f"5 tables of {rows} rows, and {tokens:,} tokens to show, x "  # 4
-            f"{d_model:,} numbers", "a shorter text, fewer --merges")
-    return text, merges, make_table(rows, d_model, seed), seed
+    return train_bpe(CORPUS, n_merges)
 
 
-def print_tokens(text, merges, table, seed):
-    """Print the text's BPE tokens and rows; then what merges do to the table,
-    the rows no training touches, and what a tokenizer with <unk> loses."""
-    vocab, full = token_bytes(merges), train_bpe(CORPUS, 10 ** 6)
-    seen = [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
+def _read_vocab(args):
+    """Read GPT-2's merges from --vocab's file; refuse the options it makes moot."""
+    path, moot = args["vocab"], [f"--{name.replace('_', '-')}" for name in (
+        "seed", "d_model") if args[name] is not None]
+    if moot:
+        raise ValueError(f"--tokens --vocab shows no rows, so it takes no "
+                         f"{' or '.join(moot)}")
+    try:
+        return path, read_merges(path)
+    except OSError as error:
+        raise ValueError(f"cannot read --vocab {_short(path)}: "
+                         f"{_reason(error, path)}") from None
+    except UnicodeDecodeError as error:
+        raise ValueError(f"--vocab {_short(path)} is not UTF-8 text: byte "
+                         f"{error.object[error.start]:#04x} at offset "
+                         f"{error.start:,}") from None
+    except ValueError as error:
+        raise ValueError(f"{error}; give GPT-2's vocab.bpe, or the merges.txt "
+                         "of Hugging Face's gpt2") from None
+
+
+def print_tokens(text, merges, table, seed, gpt2):
+    """Print the text's BPE tokens, each with its bytes and row; the text with a
+    space before it; and the rows it looks up that no training touches."""
+    if gpt2 is not None:
+        _print_gpt2(text, merges, *gpt2)
+        return
+    vocab, ids = token_bytes(merges), bpe_encode(text, merges)
+    seen = collections.Counter(_seen(merges))
     _say(f"byte-level BPE, as in GPT-2: {_count(len(merges), 'merge')} learned "
          f"from the training corpus's {len(CORPUS)} sentences; "
          f"{len(vocab):,} tokens in all: 256 bytes and "
          f"{_count(len(merges), 'merge')}", 2)
+    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
+    _columns([("id", "bytes", f"row of a {len(vocab)} x {len(table[0])} "
+               f"table (seed {_seed_text(seed)})", "seen in training")] + [
+        (str(i), repr(vocab[i]), table[i],
+         _count(seen[i], "time") if seen[i] else "never")
+        for i in ids], right=(0,), wrap=2)
+    _explain_minus_zero([table[i] for i in ids])
     twin = text[1:] if text.startswith(" ") else " " + text
-    rows = []  # the rows shown, for what a -0.00 among them is
-    for shown, why in ((text, ""), (twin, "without its first space" if
-                                     text.startswith(" ") else
-                                     "with the space a word has in a sentence")):
-        ids = bpe_encode(shown, merges)
-        _say(f"{_quoted(shown)}{', ' * bool(why)}{why}: "
-             f"{_count(len(ids), 'token')}", 2)
-        _columns([("id", "bytes", f"row of a {len(vocab)} x {len(table[0])} "
-                   f"table (seed {_seed_text(seed)})", "seen in training")] + [
-            (str(i), repr(vocab[i]), table[i],
-             _count(seen.count(i), "time") if i in seen else "never")
-            for i in ids], right=(0,), wrap=2)
-        rows += [table[i] for i in ids]
-    _explain_minus_zero(rows)
-    _print_unused(text, merges, vocab, seen)
-    _print_merges(full)
-    _print_unknown(merges)
-    _print_untouched(table, seen)
+    _say(("without its first space" if text.startswith(" ") else
+          "with a space before it, as inside a sentence")
+         + f": {bpe_encode(twin, merges)}", 2)
+    found = [vocab[i] for i in dict.fromkeys(ids) if not seen[i]]
+    _say(f"the corpus never looks up {len(found)} of these rows, so an untied "
+         f"table's training never moves {'it' if len(found) == 1 else 'them'}: "
+         f"{', '.join(map(repr, found[:20]))}" + ", ..." * (len(found) > 20)
+         + " (--bpe says more)" if found else "the corpus looks up every one of "
+         "these rows (--bpe shows the rows it never does)", 2)
 
 
-def _print_unused(text, merges, vocab, seen):
-    """Name the rows that the corpus never looks up: glitch tokens in miniature."""
+def _seen(merges):
+    """List the token IDs the corpus looks up, in its order."""
+    return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
+
+
+def _print_gpt2(text, merges, path, gpt2):
+    """Print GPT-2's own tokens of the text: IDs, bytes, GPT-2's names; then
+    the corpus's, for how many tokens the same text takes."""
+    names, vocab, ids = gpt2_bytes(), token_bytes(gpt2), bpe_encode(text, gpt2)
+    _say(f"GPT-2's {len(gpt2):,} merges, from {_short(path)}: {len(vocab) + 1:,} "
+         f"tokens, 256 bytes, the merges and <|endoftext|>, ID {len(vocab):,}", 2)
+    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
+    _columns([("id", "bytes", "as GPT-2 writes it")] + [
+        (str(theirs), repr(vocab[i]), "".join(names[b] for b in vocab[i]))
+        for theirs, i in zip(gpt2_ids(ids), ids)], right=(0,))
+    _say(f"GPT-2's IDs: {gpt2_ids(ids)}", 2)
+    if gpt2_ids(ids) != ids:  # a byte token: GPT-2 numbers it another way
+        _say(f"bpe_encode's, where a byte's ID is its value: {ids}", 2)
+    ours = bpe_encode(text, merges)
+    _say(f"the corpus's {_count(len(merges), 'merge')} take "
+         f"{_count(len(ours), 'token')}: {ours}", 2)
+
+
+def _read_bpe(words, args):
+    """Read --bpe: the corpus's merges, and a random table, a row a token."""
+    merges, seed, d_model = _merges_of(args), _seed_of(args), _d_model(args)
+    rows = 256 + len(merges)
+    _within("--bpe", 5 * rows * d_model, f"5 tables of {rows} rows x "
+            f"{d_model:,} numbers", "fewer --merges")
+    return merges, make_table(rows, d_model, seed)
+
+
+def print_bpe(merges, table):
+    """Print what BPE's merges do to the table: the rows no training touches,
+    more merges against shorter texts, what <unk> loses, special tokens."""
+    vocab, seen = token_bytes(merges), _seen(merges)
     unused = sorted(set(range(len(vocab))) - set(seen))
     merged = [vocab[i] for i in unused if i >= 256]
-    longest = sorted(merged, key=len, reverse=True)[:3]  # steps to longer words
+    _say(f"byte-level BPE learned from the corpus's {len(CORPUS)} sentences: "
+         f"{_count(len(merges), 'merge')}, {len(vocab):,} rows", 2)
     # GPT-2's "SolidGoldMagikarp": tokens whose rows training hardly touched
     # (Rumbelow and Watkins, "SolidGoldMagikarp (plus, prompt generation)",
     # LessWrong, 2023)
     _say(f"the corpus looks up {len(vocab) - len(unused)} of the {len(vocab)} "
-         f"rows; training never moves the other {len(unused)}: "
-         f"{_count(len(unused) - len(merged), 'single byte')} and "
+         f"rows; an untied table's training never moves the other "
+         f"{len(unused)}: {_count(len(unused) - len(merged), 'single byte')} and "
          f"{_count(len(merged), 'merge')} on the way to longer tokens", 2)
-    if longest:
+    if merged:
+        longest = sorted(merged, key=len, reverse=True)[:3]
         _say(f"  such as {', '.join(map(repr, longest))}: GPT-2's glitch tokens, "
              "in miniature", 4)
-    plain = text.lstrip(" ")
-    found = [vocab[i] for i in bpe_encode(plain, merges) if i in unused]
-    _say(f"{_quoted(plain)} without a space before it looks up {len(found)} of "
-         "them"
-         + (f": {', '.join(map(repr, found))}" if found else ""), 2)
+    _print_merges(train_bpe(CORPUS, 10 ** 6))
+    _print_unknown(merges)
+    _print_untouched(table, seen)
 
 
 def _print_merges(full):
@@ -1834,10 +1972,10 @@ def _print_untouched(table, seen):
             zip(grad, head_gradient(hidden, table, seen[1]))]  # reads the table
     print("with a tied output head (logits read the same table), the step moves")
     print("  every row, unused or not:", all(any(row) for row in tied))
-    last = max(seen)
     print(f"special tokens come from code: no text encodes to ID {len(table)}, "
           "the next")
-    print(f"  after the last merge (the corpus's highest is {last})")
+    print(f"  after the {'last merge' if len(table) > 256 else '256 bytes'} "
+          f"(the corpus's highest is {max(seen)})")
 
 
 def _read_names(words, args):
@@ -2148,8 +2286,8 @@ MISTAKES = {
         ">>> cosine([2.0, 0.0], [3.0, 0.0]), cosine([3.0, 4.0], [-3.0, -4.0])",
         "(1.0, -1.0)"],
     "one_hot": [  # the 1 one place off, at either end
-        ">>> one_hot(0, 3), one_hot(2, 3)",
-        "([1, 0, 0], [0, 0, 1])"],
+        ">>> one_hot(0, 3) == [1, 0, 0], one_hot(2, 3) == [0, 0, 1]",
+        "(True, True)"],
     "train_bpe": [  # pairs counted across pieces; no stop when no pair is left
         '>>> train_bpe(["a1a1"], 1)  # the pieces a, 1, a, 1: no pair in any',
         "[]",
@@ -2158,6 +2296,11 @@ MISTAKES = {
     "encode": [  # str.find: a place in a string, or -1, not an ID
         '>>> encode("late my", ["my", "late"])',
         "[1, 0]"],
+    "bpe_encode": [  # bytes merged across words; the most frequent pair first
+        '>>> bpe_encode("a b", [(97, 32)])  # no merge reaches across two words',
+        "[97, 32, 98]",
+        '>>> bpe_encode("abcab", [(98, 99), (97, 98)])  # bc was learned first',
+        "[97, 256, 257]"],
 }
 
 
@@ -2387,8 +2530,10 @@ OPTIONS = {
     "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
                       "--svg - prints it instead of the text"),
     "--checked": (None, "with --copy: keep each function's input checks"),
-    "--merges": ("N", f"with --tokens: the merges BPE learns (default: "
+    "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
+    "--vocab": ("FILE", "with --tokens: GPT-2's own merges, from its vocab.bpe or "
+                        "Hugging Face's merges.txt; shows GPT-2's tokens and IDs"),
 }
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 
@@ -2438,17 +2583,29 @@ VIEWS = {
                         "add position rows to token rows; show what order does",
                         _read_positions, print_positions, (
                             "", "my order order", "refund is late --d-model 8 --seed 5")),
-    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model"),
-                     "split TEXT into byte-level BPE tokens learned from CORPUS; "
-                     "show their rows, and the rows no training touches",
+    "--rope": View(("WORDS", "--seed", "--d-model"),
+                   "positions computed, not learned: sinusoids, and RoPE's scores",
+                   _read_rope, print_rope, ("", "late --d-model 8 --seed 5")),
+    "--batch": View(("WORDS", "--seed", "--d-model"),
+                    "pad texts, split by commas, into one batch; show that the mask, "
+                    "and positions from it, change no token's vector",
+                    _read_batch, print_batch, ("", "late, my order is late --seed 7")),
+    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model", "--vocab"),
+                     "split TEXT into byte-level BPE tokens learned from CORPUS, or "
+                     "GPT-2's (--vocab); show their bytes and rows",
                      _read_tokens, print_tokens, (  # split as bash splits
                          "", "refund my parcel --merges 50",  # them, and shlex
                          "monsoon rain 42 times --d-model 2", "river --merges 0")),
+    "--bpe": View(("--merges", "--seed", "--d-model"),
+                  "what the merges do to the table: rows no training touches, more "
+                  "merges, no <unk>", _read_bpe, print_bpe,
+                  ("", "--merges 0", "--merges 20 --d-model 2 --seed 3")),
     "--copy": View(("WORDS", "--checked"),
                    "print paste-ready source; WORDS: functions or constants to copy",
                    _read_names, print_snippet, ("lookup CORPUS", "search --checked")),
     "--exercise": View(("WORDS",),
-                       "print a function with its body left to write; WORDS: its name",
+                       "print functions with their bodies left to write, one "
+                       "worksheet; WORDS: their names",
                        _read_exercise, print_snippet, ("cosine",)),
 }
 
@@ -2471,6 +2628,8 @@ def main(argv=None):
         argv = _argv(argv)
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
+    if argv is None and hasattr(sys.stdout, "reconfigure"):  # an ASCII terminal
+        sys.stdout.reconfigure(errors="backslashreplace")  # escapes a letter
     try:
         status = _run(_argv_bytes() if argv is None else argv)
         sys.stdout.flush()  # a full disk or a closed pipe shows up here, not at exit
@@ -2591,8 +2750,8 @@ def _parser():
                          help="show the version and exit")
     for flag, (metavar, text) in OPTIONS.items():
         if metavar:
-            options.add_argument(flag, metavar=metavar, type=_int_arg if metavar !=
-                                 "PATH" else str, action="append", help=text)
+            options.add_argument(flag, metavar=metavar, type=_int_arg if metavar in (
+                "N", "ID") else str, action="append", help=text)
         else:
             options.add_argument(flag, action="append_const", const=True, help=text)
     views = parser.add_argument_group("VIEW, one at a time")
@@ -2700,8 +2859,9 @@ def _read_stdin():
             raise ValueError(f"standard input is not UTF-8: byte "
                              f"{error.object[error.start]:#04x} at offset "
                              f"{at:,}") from None
-        if not raw:
-            return "".join(pieces).lstrip("\ufeff")
+        if not raw:  # one byte order mark is left out: utf-8-sig did, if bytes
+            text = "".join(pieces)
+            return text[text.startswith("\ufeff") and not binary:]
         size += len(raw)
         if chunk:  # a word that runs on from the last piece is counted once
             words += len(chunk.split()) - (inside and not chunk[0].isspace())
@@ -2739,10 +2899,20 @@ def write_svg(path, svg):
 
 
 def _refuse_target(path):
-    """Refuse a figure's path that is this program's file, or a file that
-    standard input, output or error is reading or writing."""
+    """Refuse a figure's path that no file can have, or that is this program's
+    file, or what standard input, output or error reads or writes."""
     import stat  # here, not at the top: only --svg needs it
+    try:
+        named = "\x00" not in path and os.fsencode(path) is not None
+    except UnicodeEncodeError:  # a lone surrogate that stands for no byte
+        named = False
+    if not named:
+        raise ValueError(f"--svg {_short(ascii(path))} holds a NUL byte, or a lone "
+                         "surrogate: no file's name can hold one")
     target = _stat_of(path)
+    if path.endswith(os.sep) and not (target and stat.S_ISDIR(target.st_mode)):
+        raise ValueError(f"--svg {_short(path)} ends in {os.sep}, so it names a "
+                         "folder, and no folder is there: leave the last / off")
     if target is None or stat.S_ISCHR(target.st_mode):  # /dev/null may be all
         return  # nothing there yet, or a device: write_svg writes it or says why
     same = [name for name, there in (
@@ -2751,6 +2921,10 @@ def _refuse_target(path):
         ("standard output", _stat_of(sys.stdout)),
         ("standard error", _stat_of(sys.stderr)))
         if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)]
+    if same and stat.S_ISFIFO(target.st_mode):  # a pipe: no file to overwrite
+        raise ValueError(f"--svg {_short(path)} is the pipe of "
+                         f"{same[0].split(chr(39))[0]}, not a file: give a file's "
+                         "path, or --svg - to print the figure")
     if same:
         raise ValueError(f"--svg {_short(path)} is {same[0]}: the figure would "
                          "overwrite it")
