@@ -1745,7 +1745,7 @@ CHECKS = {  # checker: [(function, call, error, message)]
          "d_model must be an even int at least 2, got 5"),
         ("rope", lambda f: f([1.0, 0.0], -1), ValueError, "position must be at least 0, got -1"),
     ],
-    "_index": [
+    "_whole, as an index": [
         ("one_hot", lambda f: f(-1, 6), IndexError,
          "token_id -1 is out of range; valid values are 0 to 5"),
         ("one_hot", lambda f: f(6, 6), IndexError,
@@ -1825,6 +1825,10 @@ CHECKS = {  # checker: [(function, call, error, message)]
          "sentences[1] must be a str, not 3"),
         ("context_pairs", lambda f: f(["my shoes"], VOCAB), ValueError,
          f"sentences[0] has an unknown token 'shoes' at position 1; {LESSON_WORDS}"),
+        ("train_bpe", lambda f: f(["a", "b\udcff"], 1), ValueError, "corpus[1] holds a "
+         "lone surrogate, '\\udcff', at position 1: no UTF-8 bytes"),
+        ("train_bpe", lambda f: f("a b", 1), TypeError,
+         "corpus must be a list of str, not 'a b'"),
     ],
     "_corpus": [
         ("train_embeddings", lambda f: f("refund my order"), TypeError,
@@ -1887,12 +1891,6 @@ CHECKS = {  # checker: [(function, call, error, message)]
         ("bpe_encode", lambda f: f(b"refund", MERGES), TypeError,
          "text must be a str, not bytes: b'refund'"),
     ],
-    "_utf8_texts": [
-        ("train_bpe", lambda f: f(["a", "b\udcff"], 1), ValueError, "corpus[1] holds a "
-         "lone surrogate, '\\udcff', at position 1: it has no UTF-8 bytes"),
-        ("train_bpe", lambda f: f("a b", 1), TypeError,
-         "corpus must be a list of str, not 'a b'"),
-    ],
     "_merges": [
         ("bpe_encode", lambda f: f("a", [(97, 98, 99)]), TypeError,
          "merges[0] must be a pair of token IDs, not (97, 98, 99)"),
@@ -1919,7 +1917,7 @@ def test_each_checker_names_the_bad_value(name, call, error, message):
 
 
 def test_every_checker_has_a_table():
-    assert sorted(CHECKS) == sorted(tokembed.CHECKERS)
+    assert {name.split(",")[0] for name in CHECKS} == set(tokembed.CHECKERS)
 
 
 REFUSED = [  # (function, call, error): each public function refuses what would go wrong
@@ -3644,10 +3642,9 @@ def test_a_long_value_is_cut_short_in_its_one_line(argv, head, capsys):
     (["--d-model", "65536"] + ["my"] * 62, "the lesson's view would work through "
      "4,063,232 numbers (62 words x 65,536 numbers)", "fewer words"),
     (["--one-hot", "--d-model", "65536"] + ["my"] * 31, "--one-hot would work through "
-     "4,063,418 numbers (31 words x 131,078 numbers each)", "fewer words"),
+     "4,063,418 numbers (31 words x 131,078 numbers)", "fewer words"),
     (["--learn", "--d-model", "65536"] + ["my"] * 62, "--learn would work through "
-     "4,063,232 numbers (a gradient row for each of 62 words x 65,536 numbers)",
-     "fewer words"),
+     "4,063,232 numbers (62 words x 65,536 numbers)", "fewer words"),
     (["--positions", "--d-model", "32768", "my", "order", "is", "late", "refund", "my",
       "order", "is"], "--positions would work through 11,010,048 numbers (attention 4 "
      "times over 8 words x 8 words, and 10 rows a word to show, x 32,768 numbers)",

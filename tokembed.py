@@ -12,39 +12,19 @@ rows are random; training moves them so that words used alike get alike rows.
 >>> lookup(table, ids)[0]
 [-0.95, -0.6, 0.3, 0.09]
 
-The file, top to bottom:
+The file, top to bottom: facts from outside and the size limits; the lesson
+(make_table, encode, decode, lookup); then a section for each of its claims: a
+real tokenizer (split_words ... bpe_decode), GPT-2's own (gpt2_bytes, gpt2_ids,
+read_merges), one-hot x table, 524 million numbers, learned like weights, used
+alike, alike (dot ... nearest), context (softmax, attend), one vector a text,
+positions (embed ... rope), batches (pad_batch ... masked_attend), the table read
+again; the input checks, CHECKERS. Below the line, the program: text layout,
+the views, the figure, copying into a lesson, the command line, the edges.
 
-    facts from outside           REAL_MODELS, TIED, ...; the size limits
-    the lesson                   make_table, encode, decode, lookup
-    claim: a real tokenizer      split_words, merge, train_bpe, token_bytes,
-                                 bpe_encode, bpe_decode
-    claim: GPT-2's own tokens    gpt2_bytes, gpt2_ids, read_merges
-    claim: one-hot x table       one_hot, vecmat
-    claim: 524 million numbers   param_count
-    claim: learned like weights  lookup_backward, sgd_step
-    claim: used alike, alike     dot, cosine, sigmoid, sgns_step,
-                                 train_embeddings, nearest
-    claim: IDs are only labels   train_embeddings(vocab=...)
-    claim: layers add context    softmax, attend
-    claim: one vector a text     sentence_vector, search
-    claim: order needs positions embed, sinusoidal, rotation, rotate, rope
-    claim: pads change nothing   pad_batch, position_ids, masked_attend
-    claim: the table read again  head_gradient, logits
-    input checks                 one checker per kind of value: CHECKERS
-    -------------------------    below: the program
-    text layout                  lines, columns, counts
-    text views                   each view's reader, then its printer
-    the figure                   colour, svg_figure
-    copying into a lesson        snippet, exercise
-    the command line             OPTIONS, VIEWS, main
-    the edges                    standard input, output and error; write_svg
-
-Each public function starts with its check lines, calls to the checkers that
-CHECKERS names; the lines after them are the idea, and call no checker. Inner
-calls take what the door checked, and a loop can call the step it teaches.
-``--copy NAME`` prints the idea alone, ``--copy NAME --checked`` the function
-with its checks. Run ``python3 tokembed.py`` for the lesson's output,
-``--help`` for the rest.
+A public function's check lines come first, calls to CHECKERS; the idea after
+them calls none. ``--copy NAME`` prints the idea alone, ``--checked`` the
+function with its checks. ``python3 tokembed.py`` prints the lesson, ``--help``
+the rest.
 """
 
 __version__ = "1.2.0"
@@ -125,7 +105,8 @@ def make_table(n_rows, d_model, seed=SEED, padding_idx=None):
     n_rows = _whole("n_rows", n_rows, 1)
     d_model = _whole("d_model", d_model, 1)
     seed = _whole("seed", seed, 0, hint=NEGATIVE_SEED)
-    padding_idx = _index("padding_idx", padding_idx, n_rows, wrap=True)
+    padding_idx = padding_idx if padding_idx is None else _whole(
+        "padding_idx", padding_idx, -n_rows, n_rows - 1)
     rng = random.Random(seed)  # our own generator: the global one is untouched
     table = [[round(rng.uniform(-1, 1), 2) for _ in range(d_model)]
              for _ in range(n_rows)]
@@ -243,7 +224,7 @@ def train_bpe(corpus, n_merges):
     >>> train_bpe(["aaabdaaabac"], 3)  # aa, then ab, then the two
     [(97, 97), (97, 98), (256, 257)]
     """
-    corpus = _utf8_texts("corpus", corpus)
+    corpus = _texts("corpus", corpus, None)
     n_merges = _whole("n_merges", n_merges, 0)
     pieces = collections.Counter(  # each piece as its bytes: how often seen
         tuple(piece.encode("utf-8")) for text in corpus
@@ -378,7 +359,7 @@ def one_hot(token_id, size):
     True
     """
     size = _whole("size", size, 1)
-    token_id = _index("token_id", token_id, size)
+    token_id = _whole("token_id", token_id, 0, size - 1)
     return [1 if i == token_id else 0 for i in range(size)]
 
 
@@ -409,17 +390,16 @@ def param_count(vocab_size, d_model):
 # --- claim: the table is learned like every other weight ---------------------
 
 def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
-    """Return the table's gradient: each position's row added to its ID's row.
-
-    Rows nothing looks up get zeros, and so does the padding row, as in
-    PyTorch.
+    """Return the table's gradient: each position's row added to its ID's row;
+    a row nothing looks up gets zeros, as does the padding row, as in PyTorch.
 
     >>> lookup_backward([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3)  # ID 1 twice
     [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
     """
     n_rows = _whole("n_rows", n_rows, 1)
     ids = _ids(ids, n_rows)
-    padding_idx = _index("padding_idx", padding_idx, n_rows, wrap=True)
+    padding_idx = padding_idx if padding_idx is None else _whole(
+        "padding_idx", padding_idx, -n_rows, n_rows - 1)
     grad_rows = _rows("grad_rows", grad_rows, len(ids), of="ids")
     grad = [[0.0] * len(grad_rows[0]) for _ in range(n_rows)]
     for i, row in zip(ids, grad_rows):
@@ -835,7 +815,7 @@ def head_gradient(vector, table, target):
     """
     vector = _vector("vector", vector)
     table = _rows("table", table, width=len(vector), of="vector")
-    target = _index("target", target, len(table))
+    target = _whole("target", target, 0, len(table) - 1)
     weights = softmax(logits(vector, table))  # p_j > 0, unless exp underflows
     return [[(p - (j == target)) * x for x in vector]
             for j, p in enumerate(weights)]
@@ -862,47 +842,31 @@ def logits(vector, table):
 # comparison decides the answer (finite=True). A checker calls no other, but
 # the two that write messages, MESSAGES.
 
-CHECKERS = ("_whole", "_index", "_ids", "_mask", "_vocab", "_text", "_word",
+CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
-            "_utf8", "_utf8_texts", "_merges", "_byte_vocab")
+            "_utf8", "_merges", "_byte_vocab")
 MESSAGES = ("_shown", "_unknown")  # what the checkers write with
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
 
 
-def _whole(name, value, least, even=False, hint=""):
-    """Return value as an int of at least `least`, even if asked."""
+def _whole(name, value, least, most=None, even=False, hint=""):
+    """Return value as an int from least (to most, if given), even if asked."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}: "
                         f"{_shown(value)}")
+    if most is not None and not least <= int(value) <= most:
+        raise IndexError(f"{name} {_shown(int(value))} is out of range; valid "
+                         f"values are {least} to {most}")
     if int(value) < least or even and int(value) % 2:
         raise ValueError(f"{name} must be {'an even int ' * even}at least "
                          f"{least}, got {_shown(int(value))}{hint}")
     return int(value)
 
 
-def _index(name, value, size, wrap=False):
-    """Return value as an index of one of size items, or None for none.
-
-    With wrap, -1 is the last item, as Python indexes; without, negative
-    values are refused, since Python would quietly take them the same way.
-    """
-    if value is None and wrap:
-        return None
-    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}: "
-                        f"{_shown(value)}")
-    least = -size if wrap else 0
-    if not least <= int(value) < size:
-        raise IndexError(f"{name} {_shown(int(value))} is out of range; valid "
-                         f"values are {least} to {size - 1}")
-    return int(value)
-
-
 def _ids(ids, size, name="ids"):
-    """Return ids, a list, tuple or range of ints from 0 (Python would wrap
-    -1 to the end) and below size, if any, as a list of Python ints."""
+    """Return ids, a list, tuple or range of ints 0 to size - 1, as ints."""
     if not isinstance(ids, (list, tuple, range)):
         raise TypeError(f"{name} must be a list of token IDs, not "
                         f"{_shown(ids)}")
@@ -920,8 +884,7 @@ def _ids(ids, size, name="ids"):
 
 
 def _mask(mask, size=None):
-    """Return mask, a list or tuple of 1 (a token) and 0 (a pad) with a 1 in
-    it, and of size items if a size is given, as a list of ints."""
+    """Return mask, a list or tuple of 1 (a token) and 0 (a pad), as ints."""
     if not isinstance(mask, (list, tuple)) or 1 not in mask or not all(
             m in (0, 1) for m in mask):
         raise ValueError(f"mask must be a list of 1s for tokens and 0s for "
@@ -969,15 +932,21 @@ def _word(word, vocab):
 
 
 def _texts(name, texts, vocab):
-    """Return texts, a list or tuple of str of words of vocab, as a list."""
+    """Return texts, a list or tuple of str of UTF-8 (and of vocab's words)."""
     if not isinstance(texts, (list, tuple)):
         raise TypeError(f"{name} must be a list of str, not {_shown(texts)}")
-    known = set(vocab)
+    known = set(vocab or ())
     for k, text in enumerate(texts):
         if not isinstance(text, str):
             raise TypeError(f"{name}[{k}] must be a str, not {_shown(text)}")
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as error:  # tiktoken writes U+FFFD: refused
+            raise ValueError(f"{name}[{k}] holds a lone surrogate, "
+                             f"{_shown(text[error.start])}, at position "
+                             f"{error.start:,}: no UTF-8 bytes") from None
         unknown = [(at, w) for at, w in enumerate(text.split())
-                   if w not in known]
+                   if vocab is not None and w not in known]
         if unknown:
             raise ValueError(f"{name}[{k}] has an "
                              + _unknown(*unknown[0], vocab))
@@ -985,8 +954,7 @@ def _texts(name, texts, vocab):
 
 
 def _corpus(corpus, vocab):
-    """Return corpus, a list or tuple of str with a sentence of two words or
-    more, as a list; vocab, if not None, must hold each of its words once."""
+    """Return corpus, str with a sentence of two words or more, in vocab."""
     if not isinstance(corpus, (list, tuple)) or not all(
             isinstance(text, str) for text in corpus):
         raise TypeError(f"corpus must be a list of str, not {_shown(corpus)}")
@@ -1004,8 +972,7 @@ def _corpus(corpus, vocab):
 
 
 def _number(name, x, positive=False):
-    """Return x, one real number, as an int or a float (NumPy's made
-    Python's): finite, and above 0 if asked."""
+    """Return x, a finite real number (above 0 if asked), an int or float."""
     if type(x) not in (int, float):
         import numbers  # here, not at the top: only other numbers need it
         if isinstance(x, bool) or not isinstance(x, numbers.Real):
@@ -1019,8 +986,7 @@ def _number(name, x, positive=False):
 
 
 def _vector(name, values, least=0, finite=False):
-    """Return values, a list or tuple of numbers, as a list, NumPy's integers
-    made Python's; finite, where a comparison decides the answer."""
+    """Return values, a list or tuple of numbers, as a list of plain ones."""
     if not isinstance(values, (list, tuple)):
         raise TypeError(f"{name} must be a list of numbers, not "
                         f"{_shown(values)}")
@@ -1083,25 +1049,8 @@ def _utf8(name, text):
     return text
 
 
-def _utf8_texts(name, texts):
-    """Return texts, a list or tuple of str with UTF-8 bytes, as a list."""
-    if not isinstance(texts, (list, tuple)) or not all(
-            isinstance(text, str) for text in texts):
-        raise TypeError(f"{name} must be a list of str, not {_shown(texts)}")
-    for k, text in enumerate(texts):
-        try:
-            text.encode("utf-8")
-        except UnicodeEncodeError as error:
-            raise ValueError(f"{name}[{k}] holds a lone surrogate, "
-                             f"{_shown(text[error.start])}, at position "
-                             f"{error.start:,}: it has no UTF-8 bytes"
-                             ) from None
-    return list(texts)
-
-
 def _merges(merges):
-    """Return merges, pairs of IDs, each of IDs made before it, as tuples; a
-    tuple of tuples is checked once, as it cannot change (GPT-2 has 50,000)."""
+    """Return merges, pairs of IDs made before, as tuples; a tuple, once."""
     if _CHECKED.get(id(merges)) is merges:
         return merges
     if not isinstance(merges, (list, tuple)):
@@ -1172,12 +1121,8 @@ def _say(line, indent):
 
 
 def _columns(rows, right=(), wrap=None):
-    """Print rows of cells as aligned columns, those numbered in `right` to the right.
-
-    Column `wrap` holds rows of numbers: one too wide for the terminal goes on
-    under its own "[", and the other columns stay on its first line. Otherwise a
-    line too wide wraps its last column.
-    """
+    """Print rows of cells as aligned columns, those numbered in `right` to the right;
+    column `wrap`'s rows of numbers go on under their "[" where they are too wide."""
     rows = [[_row_text(c) if k == wrap and not isinstance(c, str) else c
              for k, c in enumerate(row)] for row in rows]
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
@@ -1248,34 +1193,29 @@ def _bytes(n):
 
 
 def _explain_minus_zero(rows, product=False):
-    """Say what a -0.00 that the rows print is: -0.0, or a small negative number.
-
-    With product, the rows print as Python writes them, beside a product that
-    math.fsum summed: it writes any sum of zeros 0.0.
-    """
+    """Say what a -0.00 that the rows print is: -0.0, or a small negative number
+    (with product, rows as Python writes them, beside fsum's sums, 0.0 for zeros)."""
     shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]
+    zero = "-0.0, 0.0 with a sign, which round() gives for a small negative number"
     if product and any(x == 0 for x in shown):
-        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative "
-             "number; it equals 0.0, and math.fsum writes a sum of zeros 0.0)", 1)
+        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative number; "
+             "it equals 0.0, and math.fsum writes a sum of zeros 0.0)", 1)
     elif shown and not product:
-        kinds = ["-0.0, 0.0 with a sign, which round() gives for a small negative "
-                 "number and which equals 0.0"] * any(x == 0 for x in shown) + [
-            "a negative number too small to show in two decimals"
-        ] * any(x < 0 for x in shown)
+        kinds = [f"{zero} and which equals 0.0"] * any(x == 0 for x in shown) + [
+            "a negative number too small to show in two decimals"] * any(x < 0 for x in shown)
         _say(f"(-0.00 is {', or '.join(kinds)})", 1)
 
 
-# What a terminal cannot show: controls, formats (a zero-width space, a byte
-# order mark), lone surrogates, private use, and spaces but " ", by Unicode
-# 3.2's frozen classes; and the bidi isolates, formats since Unicode 6.3
+# What a terminal cannot show, by Unicode 3.2's frozen classes: controls, formats
+# (a zero-width space), lone surrogates, private use, spaces but " "; and the bidi
+# isolates, formats since Unicode 6.3
 HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"}
 ISOLATES = set("\u2066\u2067\u2068\u2069")
 
 
 def _quoted(text):
-    """Write text in double quotes, as typed, but for what a terminal cannot
-    show, written as its escape (\\n, \\u200b), by code point alone, the same on
-    every Python; a long text cut short between two characters."""
+    """Write text in double quotes as typed, but what a terminal cannot show as
+    its escape (\\n, \\u200b), the same on every Python; a long one cut short."""
     pieces = []
     for char in text:
         hidden = unicodedata.ucd_3_2_0.category(char) in HIDDEN or char in ISOLATES
@@ -1301,12 +1241,8 @@ def _seed_text(seed):
 
 def _seed_of(args):
     """Return --seed, checked, or the default seed."""
-    return _whole("seed", _given(args, "seed", SEED), 0, hint=NEGATIVE_SEED)
-
-
-def _given(args, name, default):
-    """Return an option's value, or its default if it was not given."""
-    return default if args[name] is None else args[name]
+    return _whole("seed", SEED if args["seed"] is None else args["seed"], 0,
+                  hint=NEGATIVE_SEED)
 
 
 def _int_of(word):
@@ -1318,18 +1254,18 @@ def _int_of(word):
 
 
 def _known(text, vocab):
-    """Refuse a text with a word not in vocab: where it is, a guess at why, and,
-    for a vocabulary too long to list, the words nearest to it."""
-    for position, word in enumerate(text.split()):
-        if word not in vocab and len(vocab) <= len(VOCAB):
-            raise ValueError(_unknown(position, word, vocab, _guess(word, vocab))
-                             + "; --tokens takes any text")
-        if word not in vocab:
-            import difflib  # here, not at the top: only this mistake needs it
-            near = difflib.get_close_matches(word.lower(), vocab, n=4, cutoff=0)
-            raise ValueError(f"unknown token {_shown(word)} at position "
-                             f"{position}{_guess(word, vocab)}; the corpus has "
-                             f"{len(vocab)} words, such as {', '.join(near)}")
+    """Refuse a text with a word not in vocab: where, a guess at why, and what would
+    do (for a vocabulary too long to list, the words nearest to it)."""
+    unknown = [(at, word) for at, word in enumerate(text.split()) if word not in vocab]
+    if unknown and len(vocab) <= len(VOCAB):
+        raise ValueError(_unknown(*unknown[0], vocab, _guess(unknown[0][1], vocab))
+                         + "; --tokens takes any text")
+    if unknown:
+        import difflib  # here, not at the top: only this mistake needs it
+        (at, word), = unknown[:1]
+        near = difflib.get_close_matches(word.lower(), vocab, n=4, cutoff=0)
+        raise ValueError(f"unknown token {_shown(word)} at position {at}{_guess(word, vocab)};"
+                         f" the corpus has {len(vocab)} words, such as {', '.join(near)}")
     return text
 
 
@@ -1343,8 +1279,7 @@ def _guess(word, vocab):
         return f" (it holds byte {ord(odd[0]) - 0xDC00:#04x}, which is not UTF-8)"
     if odd:  # a Cyrillic о looks just like a Latin o
         called = unicodedata.ucd_3_2_0.name(odd[0], "(no name)")  # frozen
-        return (f" (it holds U+{ord(odd[0]):04X} {called}, which no vocabulary "
-                "word has)")
+        return (f" (it holds U+{ord(odd[0]):04X} {called}, which no vocabulary word has)")
     import difflib  # here, not at the top: only this mistake needs it
     guess = word.lower().strip(".,;:!?\"'()")  # a capital, a full stop, a typo
     close = [guess] if guess in vocab else difflib.get_close_matches(
@@ -1354,24 +1289,28 @@ def _guess(word, vocab):
 
 def _d_model(args):
     """Return --d-model, checked, or the default."""
-    d_model = _given(args, "d_model", D_MODEL)
+    d_model = D_MODEL if args["d_model"] is None else args["d_model"]
     if not 1 <= d_model <= MAX_D_MODEL:
-        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, "
-                         f"got {d_model}")
+        raise ValueError(f"argument --d-model: must be 1 to {MAX_D_MODEL:,}, got {d_model}")
     return d_model
 
 
 def _read_lesson(words, args):
-    """Read the text and draw the lesson's table as the options say: words, IDs, table."""
+    """Read the text and draw the lesson's table as the options say: words, IDs,
+    table; for the views that print rows a word, refuse too many numbers."""
     text = _known(TEXT if words is None else " ".join(words), VOCAB)
-    table = make_table(len(VOCAB), _d_model(args), _seed_of(args), args["padding_idx"])
-    return text.split(), encode(text), table
+    d_model, ids = _d_model(args), encode(text)
+    per_word = {None: d_model, "--one-hot": len(VOCAB) + 2 * d_model,
+                "--learn": d_model}.get(args["view"], 0)  # --one-hot: three rows
+    _within(args["view"] or "the lesson's view", len(ids) * per_word,
+            f"{len(ids):,} words x {per_word:,} numbers")
+    table = make_table(len(VOCAB), d_model, _seed_of(args), args["padding_idx"])
+    return text.split(), ids, table
 
 
 def _padding_row(args):
     """Return --padding-idx as the row it names: -1 is the last row, named as such."""
-    padding_idx = args["padding_idx"]
-    return None if padding_idx is None else padding_idx % len(VOCAB)
+    return None if args["padding_idx"] is None else args["padding_idx"] % len(VOCAB)
 
 
 def _within(view, numbers, inputs, fewer="fewer words"):
@@ -1382,29 +1321,8 @@ def _within(view, numbers, inputs, fewer="fewer words"):
                          "or a smaller --d-model")
 
 
-def _read_lookup(words, args):
-    """Read the lesson's view: its inputs, a row of d_model numbers per word."""
-    words, ids, table = _read_lesson(words, args)
-    _within("the lesson's view", len(ids) * len(table[0]),
-            f"{len(ids):,} words x {len(table[0]):,} numbers")
-    return words, ids, table
-
-
-def _read_figure(words, args):
-    """Draw the lesson's table as --svg asks, for the views that take it."""
-    words, _, table = _read_lesson(words, args)
-    return svg_figure(table, " ".join(words), seed=_seed_of(args),
-                      padding_idx=_padding_row(args))
-
-
 def print_lookup(words, ids, table):
-    """Print the lesson's view: the IDs, each token's row, the table's shape.
-
-    >>> print_lookup(["late"], [5], make_table(6, 4))
-    token ids: [5]
-    late    -> row 5: [0.61, 0.4, -0.32, -0.69]
-    table shape: 6 x 4
-    """
+    """Print the lesson's view: the IDs, each token's row, the table's shape."""
     _say(f"token ids: {ids}", 12)
     for word, i, row in zip(words, ids, lookup(table, ids)):
         prefix = f"{word:7} -> row {i}: "
@@ -1412,13 +1330,7 @@ def print_lookup(words, ids, table):
     print("table shape:", len(table), "x", len(table[0]))
 
 
-def _read_table(words, args):
-    """Read what --table needs: the lesson's IDs and table."""
-    _, ids, table = _read_lesson(words, args)
-    return ids, table
-
-
-def print_table(ids, table):
+def print_table(words, ids, table):
     """Print every row of the table with its ID, marking the rows the text looks up."""
     _say(f"token ids: {ids}", 12)
     where = _lookups(ids, len(table))
@@ -1427,15 +1339,6 @@ def print_table(ids, table):
         for i, row in enumerate(table)], wrap=2)
     print("table shape:", len(table), "x", len(table[0]))
     _explain_minus_zero(table)
-
-
-def _read_one_hot(words, args):
-    """Read --one-hot's inputs: a one-hot, a product and a row a word."""
-    words, ids, table = _read_lesson(words, args)
-    width = len(table) + 2 * len(table[0])
-    _within("--one-hot", len(ids) * width,
-            f"{len(ids):,} words x {width:,} numbers each")
-    return words, ids, table
 
 
 def print_one_hot(words, ids, table):
@@ -1464,9 +1367,6 @@ def _read_learning(words, args):
     words, ids, table = _read_lesson(words, args)
     if not ids:
         raise ValueError("--learn needs at least one word to look up")
-    _within("--learn", len(ids) * len(table[0]),
-            f"a gradient row for each of {len(ids):,} words x "
-            f"{len(table[0]):,} numbers")
     return words, ids, table, _padding_row(args)
 
 
@@ -1482,8 +1382,8 @@ def print_learning(words, ids, table, padding_idx):
     rows = [("id", "token", "looked up", "gradient", "step", "row before the step")]
     for i, (g, old, new) in enumerate(zip(grad, table, after)):
         rows.append((str(i), VOCAB[i], _count(len(where[i]), "time") if where[i]
-                     else "-", _gradient_of(g, i == padding_idx),
-                     f"{-lr * g[0]:.1f}" if any(g) else "0", old))
+                     else "-", "0, padding" if i == padding_idx else f"{g[0]} each"
+                     if any(g) else "0", f"{-lr * g[0]:.1f}" if any(g) else "0", old))
         rows += [("", "", "", "", "after", new)] * any(g)  # and after, if it moved
     _columns(rows, wrap=5)
     unmoved = [(new, old) for new, old, g in zip(after, table, grad) if not any(g)]
@@ -1494,13 +1394,6 @@ def print_learning(words, ids, table, padding_idx):
             _say(f"{VOCAB[i]}, looked up {n:,} times, gets {n:,} x the gradient: "
                  f"it moves {n:,} times as far", 2)
     _explain_minus_zero(table + [new for new, g in zip(after, grad) if any(g)])
-
-
-def _gradient_of(grad_row, padding):
-    """Describe a row's gradient, all of whose numbers are equal here."""
-    if padding:
-        return "0, padding"
-    return f"{grad_row[0]} each" if any(grad_row) else "0"
 
 
 def _read_sizes(words, args):
@@ -1529,8 +1422,7 @@ def print_params(vocab_size, d_model):
         for name, v, d in REAL_MODELS], right=range(1, 6))
     print("the output layer scores every token with a vocabulary x d_model table too:")
     _columns([(f"  {name}", "tied: it reads the same table" if TIED[name] else
-               f"untied: {param_count(v, d):,} numbers more")
-              for name, v, d in REAL_MODELS])
+               f"untied: {param_count(v, d):,} numbers more") for name, v, d in REAL_MODELS])
     wte = param_count(*REAL_MODELS[0][1:])
     print(f"  GPT-2 small in all: {GPT2_TIED_TOTAL:,} parameters tied, "
           f"{GPT2_TIED_TOTAL + wte:,} untied")
@@ -1556,16 +1448,16 @@ def print_training(seed):
     """Print refund's similarities before and after training, then other ID orders."""
     vocab, after = _trained(seed)
     _, before = _trained(seed, epochs=0)
-    print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: "
-          f"{len(vocab)} words,")
-    _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed "
-         f"{_seed_text(seed)}", 2)
+    print(f"skip-gram with negative sampling on {len(CORPUS)} sentences: {len(vocab)} words,")
+    _say(f"{TRAIN_D_MODEL} numbers per word, {TRAIN_EPOCHS} epochs, seed {_seed_text(seed)}", 2)
     _columns([("cosine similarity", "IDs", "before", "after")] + [
         (f"refund ~ {other}", f"{vocab.index('refund')}, {vocab.index(other)}",
-         *(f"{_cosine_of(vocab, table, other):.3f}" for table in (before, after)))
+         *(f"{cosine(*lookup(table, encode(f'refund {other}', vocab))):.3f}"
+           for table in (before, after)))
         for other in ("return", "monsoon")], right=(1, 2, 3))
     for when, table in (("before", before), ("after", after)):
-        print(f"nearest to refund {when}:".ljust(26), _neighbours(vocab, table))
+        print(f"nearest to refund {when}:".ljust(26), ", ".join(
+            f"{word} {score:.3f}" for word, score in nearest("refund", vocab, table)))
     print()
     _print_id_orders(seed, vocab, after)
 
@@ -1583,15 +1475,6 @@ def _print_id_orders(seed, vocab, table):
                 for (name, order, _), best in zip(orders, found)], right=(1, 2, 3))
     print("return is refund's nearest word in all three:",
           all(best[0][0] == "return" for best in found))
-
-
-def _cosine_of(vocab, table, other):
-    return cosine(*lookup(table, encode(f"refund {other}", vocab)))
-
-
-def _neighbours(vocab, table, k=3):
-    found = nearest("refund", vocab, table, k)
-    return ", ".join(f"{word} {score:.3f}" for word, score in found)
 
 
 def print_context(seed):
@@ -1652,9 +1535,8 @@ def _read_positions(words, args):
                          f"position {N_POSITIONS}, as GPT-2 has none past "
                          f"{GPT2_POSITIONS - 1:,}")
     n, d_model, seed = len(ids), len(table[0]), _seed_of(args)
-    _within("--positions", (4 * n * n + 10 * n) * d_model,  # 4 attends, and the
-            f"attention 4 times over {n} words x {n} words, and 10 rows a "  # rows
-            f"word to show, x {d_model:,} numbers")
+    _within("--positions", (4 * n * n + 10 * n) * d_model, f"attention 4 times over {n} "
+            f"words x {n} words, and 10 rows a word to show, x {d_model:,} numbers")
     # the position table is one more random table, with a seed of its own
     return words, ids, table, make_table(N_POSITIONS, d_model, seed + 1), seed
 
@@ -1737,8 +1619,7 @@ def print_rope(row):
     print("  (it uses RoPE); GPT-2 and Llama do not scale them")
     q, k, base = row, row[::-1], LLAMA3_ROPE_BASE
     pairs = ((5, 3), (12, 10), (102, 100))
-    scores = ", ".join(f"{dot(rope(q, m, base), rope(k, n, base)):.6f}"
-                       for m, n in pairs)
+    scores = ", ".join(f"{dot(rope(q, m, base), rope(k, n, base)):.6f}" for m, n in pairs)
     print(f"RoPE, as in Llama 3 (base {base:,}), turns queries and keys inside")
     print("  attention and adds nothing to the input rows. rope(q, m) . rope(k, n)")
     print(f"  at m, n = {'; '.join(f'{m}, {n}' for m, n in pairs)}: {scores}")
@@ -1748,8 +1629,8 @@ BATCH = "refund my order, my order is late"  # --batch's texts, by default
 
 
 def _read_batch(words, args):
-    """Read --batch's texts, split at commas, and a table whose <pad> row is
-    zeros, as padding_idx=0 makes it, with a position table."""
+    """Read --batch's texts, split at commas; a table whose <pad> row is zeros,
+    as padding_idx=0 makes it; and a position table."""
     texts = [text.strip() for text in (" ".join(words or [BATCH])).split(",")]
     if len(texts) < 2 or not all(texts):
         raise ValueError(f"--batch takes two texts or more, split by commas, as "
@@ -1769,8 +1650,8 @@ def _read_batch(words, args):
 
 
 def print_batch(texts, batch, table, positions, seed):
-    """Pad the texts into one batch, on either side; print the IDs and masks,
-    and whether each token's vector after attention is its vector alone."""
+    """Pad the texts into one batch, on either side; print the IDs and masks, and
+    whether each token's vector after attention is the one it has alone."""
     right, left = (pad_batch(batch, side=side) for side in ("right", "left"))
     _say(f"{_count(len(texts), 'text')}, padded with <pad> (ID 0) to "
          f"{_count(len(right[0][0]), 'token')}; mask: 1 a token, 0 a pad", 2)
@@ -1778,28 +1659,31 @@ def print_batch(texts, batch, table, positions, seed):
         (_quoted(text), *map(str, row)) for text, *row in
         zip(texts, right[0], right[1], left[0], left[1])])
     alone = [attend(embed(ids, table, positions)) for ids in batch]
-    def run(padded, masks, masked=True, ids_from_mask=False):  # vs. alone
-        worst = 0.0
-        for ids, mask, own in zip(padded, masks, alone):
-            rows = [positions[p] for p in position_ids(mask)] if (
-                ids_from_mask) else positions
-            out = (masked_attend if masked else lambda rows, _: attend(rows))(
-                embed(ids, table, rows), mask)
-            got = [vector for vector, real in zip(out, mask) if real]
-            worst = max([worst] + [abs(a - b) if repr(a) != repr(b) else 0.0
-                                   for u, v in zip(got, own) for a, b in zip(u, v)])
-        return "the same bytes: True" if worst == 0 else (
-            f"False, by up to {worst:.3g}")
     _say(f"each token's vector after attention, against its text's alone (a "
          f"random table and learned positions, seed {_seed_text(seed + 1)}):", 2)
-    _columns([("  right padding, with the mask:", run(*right)),
-              ("  left padding, positions 0 on, with the mask:", run(*left)),
-              ("  left padding, positions from the mask:", run(*left, True, True)),
-              ("  no mask, right padding:", run(*right, False)),
-              ("  no mask, left padding, positions from the mask:",
-               run(*left, False, True))])
+    _columns([(f"  {how}:", _padded(*pads, table, positions, alone, masked, ours))
+              for how, pads, masked, ours in [
+                  ("right padding, with the mask", right, True, False),
+                  ("left padding, positions 0 on, with the mask", left, True, False),
+                  ("left padding, positions from the mask", left, True, True),
+                  ("no mask, right padding", right, False, False),
+                  ("no mask, left padding, positions from the mask", left, False, True)]])
     print("so: pad on the right, or number positions from the mask, as Hugging")
     print("Face's generate does for left padding; and always pass the mask")
+
+
+def _padded(batch, masks, table, positions, alone, masked, from_mask):
+    """Say whether each token's vector after attention in the padded batch, with
+    the mask or not and positions from it or not, is its vector alone."""
+    got = []
+    for ids, mask in zip(batch, masks):
+        rows = [positions[p] for p in position_ids(mask)] if from_mask else positions
+        inputs = embed(ids, table, rows)
+        out = masked_attend(inputs, mask) if masked else attend(inputs)
+        got.append([vector for vector, real in zip(out, mask) if real])
+    worst = max(abs(a - b) for ours, theirs in zip(got, alone)
+                for u, v in zip(ours, theirs) for a, b in zip(u, v))
+    return "the same bytes: True" if repr(got) == repr(alone) else (f"False, by up to {worst:.3g}")
 
 
 def _read_tokens(words, args):
@@ -1823,7 +1707,7 @@ def _read_tokens(words, args):
 
 def _merges_of(args):
     """Return the merges BPE learns from CORPUS, as --merges says (0 or more)."""
-    n_merges = _given(args, "merges", BPE_MERGES)
+    n_merges = BPE_MERGES if args["merges"] is None else args["merges"]
     if n_merges < 0:
         raise ValueError(f"argument --merges: must be 0 or more, got {n_merges}")
     return train_bpe(CORPUS, n_merges)
@@ -1831,22 +1715,15 @@ def _merges_of(args):
 
 def _read_vocab(args):
     """Read GPT-2's merges from --vocab's file; refuse the options it makes moot."""
-    path, moot = args["vocab"], [f"--{name.replace('_', '-')}" for name in (
-        "seed", "d_model") if args[name] is not None]
+    path, moot = args["vocab"], [f for f in ("--seed", "--d-model") if args[_dest(f)] is not None]
     if moot:
-        raise ValueError(f"--tokens --vocab shows no rows, so it takes no "
-                         f"{' or '.join(moot)}")
+        raise ValueError(f"--tokens --vocab shows no rows, so it takes no {' or '.join(moot)}")
     try:
         return path, read_merges(path)
     except OSError as error:
-        raise ValueError(f"cannot read --vocab {_short(path)}: "
-                         f"{_reason(error, path)}") from None
-    except UnicodeDecodeError as error:
-        raise ValueError(f"--vocab {_short(path)} is not UTF-8 text: byte "
-                         f"{error.object[error.start]:#04x} at offset "
-                         f"{error.start:,}") from None
-    except ValueError as error:
-        raise ValueError(f"{error}; give GPT-2's vocab.bpe, or the merges.txt "
+        raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}") from None
+    except ValueError as error:  # not GPT-2's merges file, or not even UTF-8
+        raise ValueError(f"{_short(str(error))}; give GPT-2's vocab.bpe, or the merges.txt "
                          "of Hugging Face's gpt2") from None
 
 
@@ -1930,8 +1807,7 @@ def print_bpe(merges, table):
          f"{_count(len(merged), 'merge')} on the way to longer tokens", 2)
     if merged:
         longest = sorted(merged, key=len, reverse=True)[:3]
-        _say(f"  such as {', '.join(map(repr, longest))}: GPT-2's glitch tokens, "
-             "in miniature", 4)
+        _say(f"  such as {', '.join(map(repr, longest))}: GPT-2's glitch tokens, in miniature", 4)
     _print_merges(train_bpe(CORPUS, 10 ** 6))
     _print_unknown(merges)
     _print_untouched(table, seen)
@@ -1964,33 +1840,23 @@ def _print_untouched(table, seen):
     after = sgd_step(table, grad, 0.1)
     unused = sorted(set(range(len(table))) - set(seen))
     print(f"after a step of training on the corpus, its {len(unused)} unused rows")
-    print("  are unchanged, byte for byte:",
-          all(repr(after[i]) == repr(table[i]) for i in unused))
+    print("  are unchanged, byte for byte:", all(repr(after[i]) == repr(table[i]) for i in unused))
     width = len(table[0])  # a hidden vector whose scores, each a row's mean,
     hidden = [1 / width] * width  # stay within 1 of 0: no p_j underflows
     tied = [[g + h for g, h in zip(row, head)] for row, head in  # a tied head
             zip(grad, head_gradient(hidden, table, seen[1]))]  # reads the table
     print("with a tied output head (logits read the same table), the step moves")
     print("  every row, unused or not:", all(any(row) for row in tied))
-    print(f"special tokens come from code: no text encodes to ID {len(table)}, "
-          "the next")
+    print(f"special tokens come from code: no text encodes to ID {len(table)}, the next")
     print(f"  after the {'last merge' if len(table) > 256 else '256 bytes'} "
           f"(the corpus's highest is {max(seen)})")
 
 
 def _read_names(words, args):
-    """Read --copy's names and build their snippet, in the view --checked asks for."""
+    """Read --copy's or --exercise's names and build their source."""
+    if args["view"] == "--exercise":
+        return (exercise(*words or []),)
     return (snippet(*words or [], checked=bool(args["checked"])),)
-
-
-def _read_exercise(words, args):
-    """Read --exercise's names and build their worksheet."""
-    return (exercise(*words or []),)
-
-
-def print_snippet(source):
-    """Print a snippet of source code as it is, as UTF-8 whatever the stream."""
-    _print_utf8(source)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -2038,7 +1904,8 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     vocab = _vocab(vocab)
     text = _text("text", text, vocab)
     table = _rows("table", table, len(vocab), finite=True)
-    padding_idx = _index("padding_idx", padding_idx, len(table), wrap=True)
+    padding_idx = padding_idx if padding_idx is None else _whole(
+        "padding_idx", padding_idx, -len(table), len(table) - 1)
     if max(len(table), len(table[0])) > FIGURE_MAX:
         raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of "
                          f"{FIGURE_MAX} numbers, got {len(table):,} x "
@@ -2203,11 +2070,7 @@ def _svg_legend(left, y, key):
 
 
 def _tag(name, text=None, **attributes):
-    """Write one SVG element, its text escaped; font_size= is font-size=.
-
-    >>> _tag("text", "<pad>", x=10, font_weight="bold", class_="label")
-    '<text x="10" font-weight="bold" class="label">&lt;pad&gt;</text>'
-    """
+    """Write one SVG element, its text escaped; font_size= is font-size=."""
     from html import escape  # here, not at the top: only the figure needs it
     pairs = "".join(
         f' {key.rstrip("_").replace("_", "-")}="{escape(str(value))}"'
@@ -2269,33 +2132,26 @@ def exercise(*names):
 # gets wrong. A test plants each mistake and sees these fail.
 MISTAKES = {
     "lookup": [  # returning the table's own rows, not copies
-        ">>> table = [[1.0, 2.0], [3.0, 4.0]]",
-        ">>> rows = lookup(table, [1, 1])",
+        ">>> table = [[1.0, 2.0], [3.0, 4.0]]", ">>> rows = lookup(table, [1, 1])",
         ">>> rows[0][0] = 9.0  # a copy: the table keeps its numbers",
-        ">>> table, rows[1]",
-        "([[1.0, 2.0], [3.0, 4.0]], [3.0, 4.0])"],
+        ">>> table, rows[1]", "([[1.0, 2.0], [3.0, 4.0]], [3.0, 4.0])"],
     "lookup_backward": [  # overwriting instead of adding; a padding row learning
         ">>> lookup_backward([[1.0], [2.0]], [0, 0], 2)  # ID 0 twice: 1 + 2",
-        "[[3.0], [0.0]]",
-        ">>> lookup_backward([[1.0], [2.0]], [0, 1], 2, padding_idx=0)",
+        "[[3.0], [0.0]]", ">>> lookup_backward([[1.0], [2.0]], [0, 1], 2, padding_idx=0)",
         "[[0.0], [2.0]]"],
     "softmax": [  # exp of a large score, without taking the largest off first
-        ">>> softmax([1000.0, 0.0])",
-        "[1.0, 0.0]"],
+        ">>> softmax([1000.0, 0.0])", "[1.0, 0.0]"],
     "cosine": [  # a dot product, not divided by both lengths
         ">>> cosine([2.0, 0.0], [3.0, 0.0]), cosine([3.0, 4.0], [-3.0, -4.0])",
         "(1.0, -1.0)"],
     "one_hot": [  # the 1 one place off, at either end
-        ">>> one_hot(0, 3) == [1, 0, 0], one_hot(2, 3) == [0, 0, 1]",
-        "(True, True)"],
+        ">>> one_hot(0, 3) == [1, 0, 0], one_hot(2, 3) == [0, 0, 1]", "(True, True)"],
     "train_bpe": [  # pairs counted across pieces; no stop when no pair is left
-        '>>> train_bpe(["a1a1"], 1)  # the pieces a, 1, a, 1: no pair in any',
-        "[]",
+        '>>> train_bpe(["a1a1"], 1)  # the pieces a, 1, a, 1: no pair in any', "[]",
         '>>> train_bpe(["ab"], 5)  # one merge, and then no pair is left',
         "[(97, 98)]"],
     "encode": [  # str.find: a place in a string, or -1, not an ID
-        '>>> encode("late my", ["my", "late"])',
-        "[1, 0]"],
+        '>>> encode("late my", ["my", "late"])', "[1, 0]"],
     "bpe_encode": [  # bytes merged across words; the most frequent pair first
         '>>> bpe_encode("a b", [(97, 32)])  # no merge reaches across two words',
         "[97, 32, 98]",
@@ -2321,10 +2177,8 @@ def _copyable(names):
         import unicodedata  # Python reads a fullwidth ｄｏｔ as dot: NFKC
         plain = unicodedata.normalize("NFKC", unknown[0]).lower() if unknown else ""
         lowered = {name.lower(): name for name in alone}  # VOCAB as vocab
-        close = [lowered[name] for name in
-                 difflib.get_close_matches(plain, lowered, n=1)]
-        problem = (f"cannot copy {_shown(unknown[0])}" if unknown else
-                   "name something to copy")
+        close = [lowered[name] for name in difflib.get_close_matches(plain, lowered, n=1)]
+        problem = (f"cannot copy {_shown(unknown[0])}" if unknown else "name something to copy")
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise ValueError(f"{problem}{hint}; you can copy: {', '.join(alone)}")
     return names
@@ -2339,11 +2193,8 @@ def _ast():
 
 
 def _pieces(checked):
-    """Map each top-level name to (its statement, its source with the comments above).
-
-    In the lesson view a function loses its check lines: from its source, and
-    from the statement that says what it reaches. Read and parsed once a process.
-    """
+    """Map each top-level name to (its statement, its source with the comments
+    above); in the lesson view, without its check lines. Parsed once a process."""
     if checked not in _PIECES:
         _PIECES[checked] = _cut(checked)
     return dict(_PIECES[checked])
@@ -2369,15 +2220,14 @@ def _cut(checked):
             text = [(n, line) for n, line in text if n not in gone]
             node = copy.copy(node)
             node.body = [s for s in node.body if s not in checks]
-        pieces.update((name, (node, "\n".join(line for _, line in text)))
-                      for name in _bound(node))
+        pieces.update((name, (node, "\n".join(line for _, line in text))) for name in _bound(node))
     return pieces
 
 
 def _own_source():
     """Return this file's source; refuse where Python did not run it from a file."""
     try:
-        with open(_own_path() or "", encoding="utf-8") as file:
+        with open(globals().get("__file__") or "", encoding="utf-8") as file:
             return file.read()
     except OSError:
         raise ValueError("copying reads tokembed.py's own source, so it needs "
@@ -2386,14 +2236,9 @@ def _own_source():
 
 
 def _check_lines(node):
-    """List a function's check lines: the statements that open its body, after
-    its docstring, up to its last call of a checker (a name in CHECKERS).
-
-    Each calls checkers and no other function of this file, binding at most
-    the function's own arguments again, or is an `if` that only raises. An
-    `if` that only raises after them is the idea's own: a check the lesson
-    keeps, where plain Python would go quietly wrong.
-    """
+    """List a function's check lines: the statements after its docstring up to its
+    last call of a checker (CHECKERS), each calling checkers alone and binding only
+    its arguments, or an `if` that only raises; one after them is the idea's own."""
     ast, checkers = _ast(), set(CHECKERS)
     arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
     ours, last = set(globals()) - set(MESSAGES), 0  # this file's, not built-ins
@@ -2473,10 +2318,8 @@ def _parts(node, early):
 
 
 def _joined(needed, pieces):
-    """Join the statements to run top to bottom: the imports, then the rest in
-    the order given. Constants that stand together here stand together there;
-    two blank lines go around a def, as PEP 8 asks, one between other blocks.
-    """
+    """Join the statements: the imports, then the rest in the order given; constants
+    that stand together here stand together there; PEP 8's blank lines."""
     ast, text = _ast(), {id(node): source for node, source in pieces.values()}
     imports = sorted((node for node in needed if isinstance(
         node, (ast.Import, ast.ImportFrom))), key=lambda node: node.lineno)
@@ -2485,8 +2328,7 @@ def _joined(needed, pieces):
         together = type(node) is type(last) and not isinstance(
             node, ast.FunctionDef) and (isinstance(node, (ast.Import, ast.ImportFrom))
                                         or node.lineno == last.end_lineno + 1)
-        around_def = isinstance(node, ast.FunctionDef) or isinstance(
-            last, ast.FunctionDef)
+        around_def = isinstance(node, ast.FunctionDef) or isinstance(last, ast.FunctionDef)
         gap = "\n" if together else "\n\n\n" if around_def else "\n\n"
         copy += gap[1:] if last is None else gap  # under the header's docstring
         copy += text[id(node)]
@@ -2498,19 +2340,16 @@ COPYRIGHT = "Copyright (c) 2026 The tokembed authors. MIT License."
 
 
 def _snippet_header(names, about, needed):
-    """Write a copy's docstring: what, from where, the license and the other
-    view; when defaults read constants, that they read them once; constants'
-    kinds."""
+    """Write a copy's docstring: what, from where, the license, the other view; and
+    that defaults read constants once, where they do."""
     import textwrap  # here, not at the top: only copying needs it
-    early = sorted({name for node in needed for name in _uses(node, early=True)
-                    if name.isupper()})
+    early = sorted({name for node in needed for name in _uses(node, early=True) if name.isupper()})
     notes = [f'"""{", ".join(names)}: {about.format(__version__)}', COPYRIGHT] + [
         f"A default is read once, when its def runs: set {', '.join(early)} "
         "above the defs, not below."] * bool(early)
     kinds = {name: type(globals()[name]).__name__ for name in names
              if not callable(globals()[name])}
-    examples = "".join(f"\n\n>>> type({name}).__name__\n{kind!r}"
-                       for name, kind in kinds.items())
+    examples = "".join(f"\n\n>>> type({name}).__name__\n{kind!r}" for name, kind in kinds.items())
     if not examples:  # the closing quotes end the last note, within 79 columns
         notes[-1] += '"""'
     text = "\n".join(textwrap.fill(note, 79) for note in notes)
@@ -2538,92 +2377,65 @@ OPTIONS = {
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 
 
-class View:
-    """A view: the WORDS and options it takes, its help, how it is shown, and
-    the command lines that show it at work (CI runs each on every Python).
-
-    read(words, args) turns the command line into the view's inputs, or
-    refuses them with one line; show(*inputs) prints them.
-    """
-
-    def __init__(self, takes, help, read, show, examples):
-        self.takes, self.help, self.read, self.show = takes, help, read, show
-        self.examples = examples
+# A view: the WORDS and options it takes, its help, read(words, args), which turns
+# them into show(*inputs)'s inputs or refuses them in one line, and the command
+# lines that show it at work (CI runs each on every Python)
+View = collections.namedtuple("View", "takes help read show examples")
 
 
 # One per view, by its flag (None: no flag, the lesson's view).
+_WORDS = ("WORDS", "--seed", "--d-model")
 VIEWS = {
-    None: View(_LESSON + ("--svg",), "", _read_lookup, print_lookup, (
+    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup, (
         "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1")),
-    "--table": View(_LESSON + ("--svg",),
-                    "print every row, marking the rows the text looks up",
-                    _read_table, print_table, (
-                        "", "my order order --seed 3 --d-model 6",
-                        "--d-model 16 my order --seed 43", "--seed 43")),
-    "--one-hot": View(_LESSON + ("--svg",),
-                      "show that one-hot x table gives the very rows the lookup reads",
-                      _read_one_hot, print_one_hot, ("", "my --seed 43")),
+    "--table": View(_LESSON + ("--svg",), "print every row, marking the rows the text "
+                    "looks up", _read_lesson, print_table, ("", "my order order --seed 3 "
+                    "--d-model 6", "--d-model 16 my order --seed 43", "--seed 43")),
+    "--one-hot": View(_LESSON + ("--svg",), "show that one-hot x table gives the very "
+                      "rows the lookup reads", _read_lesson, print_one_hot,
+                      ("", "my --seed 43")),
     "--learn": View(_LESSON, "take one gradient step for the text: only its rows move",
-                    _read_learning, print_learning, (
-                        "my order order", "--d-model 9 <pad> late --padding-idx 0")),
+                    _read_learning, print_learning,
+                    ("my order order", "--d-model 9 <pad> late --padding-idx 0")),
     "--params": View(("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
-                                 "(default: 128000 4096)", _read_sizes, print_params,
+                     "(default: 128000 4096)", _read_sizes, print_params,
                      ("", "50_257 0768")),
     "--train": View(("--seed",), "train word vectors: refund ~ return, before and after",
                     _read_seed, print_training, ("", "--seed 7")),
-    "--context": View(("--seed",),
-                      "show attention giving bank a new vector in each of two sentences",
-                      _read_seed, print_context, ("", "--seed 40")),
-    "--search": View(("WORDS", "--seed"),
-                     "rank the training sentences by sentence vector; WORDS: a query, "
-                     "in CORPUS's 56 words",
-                     _read_query, print_search,
-                     ("", "please return the shoes --seed 7")),
-    "--positions": View(("WORDS", "--seed", "--d-model"),
-                        "add position rows to token rows; show what order does",
+    "--context": View(("--seed",), "show attention giving bank a new vector in each of "
+                      "two sentences", _read_seed, print_context, ("", "--seed 40")),
+    "--search": View(("WORDS", "--seed"), "rank the training sentences by sentence "
+                     "vector; WORDS: a query, in CORPUS's 56 words", _read_query,
+                     print_search, ("", "please return the shoes --seed 7")),
+    "--positions": View(_WORDS, "add position rows to token rows; show what order does",
                         _read_positions, print_positions, (
                             "", "my order order", "refund is late --d-model 8 --seed 5")),
-    "--rope": View(("WORDS", "--seed", "--d-model"),
-                   "positions computed, not learned: sinusoids, and RoPE's scores",
-                   _read_rope, print_rope, ("", "late --d-model 8 --seed 5")),
-    "--batch": View(("WORDS", "--seed", "--d-model"),
-                    "pad texts, split by commas, into one batch; show that the mask, "
-                    "and positions from it, change no token's vector",
-                    _read_batch, print_batch, ("", "late, my order is late --seed 7")),
-    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model", "--vocab"),
-                     "split TEXT into byte-level BPE tokens learned from CORPUS, or "
-                     "GPT-2's (--vocab); show their bytes and rows",
-                     _read_tokens, print_tokens, (  # split as bash splits
-                         "", "refund my parcel --merges 50",  # them, and shlex
-                         "monsoon rain 42 times --d-model 2", "river --merges 0")),
-    "--bpe": View(("--merges", "--seed", "--d-model"),
-                  "what the merges do to the table: rows no training touches, more "
-                  "merges, no <unk>", _read_bpe, print_bpe,
+    "--rope": View(_WORDS, "positions computed, not learned: sinusoids, and RoPE's "
+                   "scores", _read_rope, print_rope, ("", "late --d-model 8 --seed 5")),
+    "--batch": View(_WORDS, "pad texts, split by commas, into one batch; show that the "
+                    "mask, and positions from it, change no token's vector", _read_batch,
+                    print_batch, ("", "late, my order is late --seed 7")),
+    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
+                     "into byte-level BPE tokens learned from CORPUS, or GPT-2's "
+                     "(--vocab); show their bytes and rows", _read_tokens, print_tokens, (
+                         "", "refund my parcel --merges 50",  # split as bash splits
+                         "monsoon rain 42 times --d-model 2", "river --merges 0")),  # them
+    "--bpe": View(("--merges", "--seed", "--d-model"), "what the merges do to the table: "
+                  "rows no training touches, more merges, no <unk>", _read_bpe, print_bpe,
                   ("", "--merges 0", "--merges 20 --d-model 2 --seed 3")),
-    "--copy": View(("WORDS", "--checked"),
-                   "print paste-ready source; WORDS: functions or constants to copy",
-                   _read_names, print_snippet, ("lookup CORPUS", "search --checked")),
-    "--exercise": View(("WORDS",),
-                       "print functions with their bodies left to write, one "
-                       "worksheet; WORDS: their names",
-                       _read_exercise, print_snippet, ("cosine",)),
+    "--copy": View(("WORDS", "--checked"), "print paste-ready source; WORDS: functions or "
+                   "constants to copy", _read_names, lambda source: _print_utf8(source),
+                   ("lookup CORPUS", "search --checked")),
+    "--exercise": View(("WORDS",), "print functions with their bodies left to write, one "
+                       "worksheet; WORDS: their names", _read_names, lambda text: _print_utf8(text),
+                       ("cosine",)),
 }
 
 
 def main(argv=None):
-    """Run the command line; return the exit status.
-
-    0 when all went well, 2 after a one-line error, 1 when a pipe's reader has
-    left (as with `| head`), and, as the program (argv None), 130 after Ctrl-C,
-    as the shell counts it; called with an argv, Ctrl-C goes on up.
-
-    >>> main(["my", "order"])
-    token ids: [1, 4]
-    my      -> row 1: [0.47, 0.35, 0.78, -0.83]
-    order   -> row 4: [-0.56, 0.18, 0.62, -0.99]
-    table shape: 6 x 4
-    0
-    """
+    """Run the command line; return the exit status: 0, or 2 after a one-line error,
+    1 when a pipe's reader has left (`| head`), 130 after Ctrl-C as the program (called
+    with an argv, Ctrl-C goes on up, so that a notebook's loop of calls stops)."""
     if argv is not None:
         argv = _argv(argv)
     if sys.stdout is None:  # started with `>&-`
@@ -2631,7 +2443,9 @@ def main(argv=None):
     if argv is None and hasattr(sys.stdout, "reconfigure"):  # an ASCII terminal
         sys.stdout.reconfigure(errors="backslashreplace")  # escapes a letter
     try:
-        status = _run(_argv_bytes() if argv is None else argv)
+        status = _run(argv if argv is not None else [  # argv's bytes are UTF-8,
+            os.fsencode(arg).decode("utf-8", "surrogateescape")  # whatever the locale
+            for arg in sys.argv[1:]])
         sys.stdout.flush()  # a full disk or a closed pipe shows up here, not at exit
     except KeyboardInterrupt:  # Ctrl-C: the program stops quietly, as the shell
         if argv is not None:   # counts it; called from Python, a loop of calls
@@ -2646,25 +2460,16 @@ def main(argv=None):
 
 def _argv(argv):
     """Return argv as a list of str, as sys.argv[1:] is, read once; or refuse it."""
-    if (isinstance(argv, (str, bytes, bytearray, set, frozenset, dict))
-            or not hasattr(argv, "__iter__")):
-        why = {str: " (split it first)", set: " (its order is hash order)",
-               frozenset: " (its order is hash order)"}.get(type(argv), "")
-        raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
-                        f"{type(argv).__name__}: {_shown(argv)}{why}")
-    argv = list(argv)  # an iterator is used up once, here
-    bad = [arg for arg in argv if not isinstance(arg, str)]
+    odd = isinstance(argv, (str, bytes, bytearray, set, frozenset, dict)) or not hasattr(
+        argv, "__iter__")
+    argv = argv if odd else list(argv)  # an iterator is used up once, here
+    bad = [argv] if odd else [arg for arg in argv if not isinstance(arg, str)]
     if bad:
+        why = {str: " (split it first)", set: " (its order is hash order)",
+               frozenset: " (its order is hash order)"}.get(type(argv), "") * odd
         raise TypeError(f"argv must be a list of str, as sys.argv[1:] is; got "
-                        f"{type(bad[0]).__name__}: {_shown(bad[0])}")
+                        f"{type(bad[0]).__name__}: {_shown(bad[0])}{why}")
     return argv
-
-
-def _argv_bytes():
-    """Read the program's arguments as their bytes say, as UTF-8, whatever the
-    locale decoded them as (a byte that is not UTF-8 stays a lone surrogate)."""
-    return [os.fsencode(arg).decode("utf-8", "surrogateescape")
-            for arg in sys.argv[1:]]
 
 
 def _run(argv):
@@ -2678,7 +2483,10 @@ def _run(argv):
         words = _words(args, raw="TEXT" in view.takes)
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
-        figure = None if svg is None else _read_figure(words, args)
+        if svg is not None:  # the figure: the lesson's table, for the views that take --svg
+            words, _, table = _read_lesson(words, args)
+            figure = svg_figure(table, " ".join(words), seed=_seed_of(args),
+                                padding_idx=_padding_row(args))
         if svg not in (None, "-"):
             _refuse_target(svg)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
@@ -2692,8 +2500,7 @@ def _run(argv):
         try:
             write_svg(svg, figure)
         except OSError as error:
-            return _fail(f"cannot write the figure to {_short(repr(svg))}: "
-                         f"{_reason(error, svg)}")
+            return _fail(f"cannot write the figure to {_short(repr(svg))}: {_reason(error, svg)}")
     view.show(*inputs)
     return 0
 
@@ -2705,8 +2512,7 @@ def _refuse_unused(args, takes):
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
     unused = [flag for flag in given if flag not in takes]
     if unused:
-        raise ValueError(f"{args['view'] or 'the lesson view'} does not take "
-                         f"{', '.join(unused)}")
+        raise ValueError(f"{args['view'] or 'the lesson view'} does not take {', '.join(unused)}")
 
 
 def _parse(argv):
@@ -2736,7 +2542,8 @@ def _dest(flag):
 def _parser():
     """Build the parser from OPTIONS and VIEWS; a mistake exits 2 with one line."""
     import argparse  # here, not at the top: it doubles the start-up time
-    width = max(min(_columns_wide(), WIDTH) - 2, 20)  # COLUMNS=1 gave width -1
+    import shutil  # argparse reads the width from $COLUMNS too
+    width = max(min(shutil.get_terminal_size().columns, WIDTH) - 2, 20)  # COLUMNS=1: -1
     parser = argparse.ArgumentParser(
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
         add_help=False, description=_wrapped(HELP_DESCRIPTION, width),
@@ -2767,12 +2574,6 @@ def _parser():
     return parser
 
 
-def _columns_wide():
-    """Return the terminal's width as argparse reads it: $COLUMNS, or 80."""
-    import shutil  # here, not at the top: only --help needs it
-    return shutil.get_terminal_size().columns
-
-
 def _wrapped(text, width, indent=2):
     """Wrap each line of text to width; a line that starts with spaces keeps them."""
     import textwrap  # here, not at the top: only --help needs it
@@ -2788,9 +2589,9 @@ def _wrapped(text, width, indent=2):
 HELP_DESCRIPTION = ("Turn text into token IDs, then into rows of an embedding table, "
                     "as the lesson does. With no flags: the lesson's output.")
 HELP_WORDS = (f"the text, in the lesson's vocabulary: {', '.join(VOCAB)} (default: "
-              f"{TEXT}); --search reads the training corpus's words instead, and "
-              "--tokens any TEXT, its spaces kept; - reads them from standard "
-              "input; after --, every word is text")
+              f"{TEXT}); --search reads the training corpus's words instead, --batch "
+              "texts split by commas, and --tokens any TEXT, its spaces kept; - reads "
+              "them from standard input; after --, every word is text")
 HELP_EXAMPLES = """examples:
   python3 tokembed.py my order is late
   echo "my order is late" | python3 tokembed.py -
@@ -2799,6 +2600,9 @@ HELP_EXAMPLES = """examples:
   python3 tokembed.py --params 50257 768
   python3 tokembed.py --search please return my order
   python3 tokembed.py --positions my order order
+  python3 tokembed.py --batch refund my order, my order is late
+  python3 tokembed.py --tokens "naïve café"
+  python3 tokembed.py --tokens --vocab vocab.bpe "GPT-2's own tokens"
   python3 tokembed.py --copy lookup > lesson.py
   python3 tokembed.py --exercise cosine > exercise.py"""
 
@@ -2818,11 +2622,8 @@ def _int_arg(word):
 # --- the edges: standard input, output and error, and the figure's file ----------
 
 def _words(args, raw=False):
-    """Return the WORDS, or None if none were given; a lone '-' reads standard input.
-
-    After --, every word is text, '-' too. With raw, standard input is one
-    text, its spaces kept, but for one line end at its end.
-    """
+    """Return the WORDS, or None if none were given; a lone '-' reads standard input,
+    as one text if raw, spaces kept but one line end at its end. After --, '-' is text."""
     words, text = args["words"], args["text"]
     if "-" not in words:
         return words + text or None
@@ -2832,44 +2633,30 @@ def _words(args, raw=False):
         raise ValueError("'-' reads the words from standard input, but it is closed")
     try:
         text = _read_stdin()
-        if raw:  # one line's end, \n or \r\n, is no part of the text
-            return [text[:-2] if text.endswith("\r\n") else text[:-1]
-                    if text.endswith("\n") else text]
-        return text.split()
     except OSError as error:
         raise ValueError(f"cannot read standard input: {_reason(error)}") from None
+    if raw:  # one line's end, \n or \r\n, is no part of the text
+        return [text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text]
+    return text.split()
 
 
 def _read_stdin():
-    """Read standard input in pieces, as UTF-8, any BOM left out; refuse too much."""
-    import codecs  # here, not at the top: only '-' needs it
-    binary = getattr(sys.stdin, "buffer", None)
+    """Read standard input as UTF-8, one byte order mark left out; refuse too much."""
     try:  # a parent may have left it non-blocking: read() would give None
         os.set_blocking(sys.stdin.fileno(), True)
     except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
         pass
-    utf8 = codecs.getincrementaldecoder("utf-8-sig")().decode if binary else None
-    pieces, words, size, inside = [], 0, 0, False
-    while True:
-        raw = (binary or sys.stdin).read(1 << 16)
-        try:
-            chunk = utf8(raw, final=not raw) if utf8 else raw
-        except UnicodeDecodeError as error:  # error.object: raw, after any bytes held
-            at = size + error.start - (len(error.object) - len(raw))
-            raise ValueError(f"standard input is not UTF-8: byte "
-                             f"{error.object[error.start]:#04x} at offset "
-                             f"{at:,}") from None
-        if not raw:  # one byte order mark is left out: utf-8-sig did, if bytes
-            text = "".join(pieces)
-            return text[text.startswith("\ufeff") and not binary:]
-        size += len(raw)
-        if chunk:  # a word that runs on from the last piece is counted once
-            words += len(chunk.split()) - (inside and not chunk[0].isspace())
-            inside = not chunk[-1].isspace()
-        if words > MAX_WORDS or size > MAX_BYTES:
-            raise ValueError(f"standard input holds more than {MAX_WORDS:,} words or "
-                             f"{MAX_BYTES // 1_000_000} MB; give a shorter text")
-        pieces.append(chunk)
+    data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
+    try:
+        text = data if isinstance(data, str) or len(data) > MAX_BYTES else (
+            data.decode("utf-8"))  # too much is refused below, whole or not
+    except UnicodeDecodeError as error:
+        raise ValueError(f"standard input is not UTF-8: byte {data[error.start]:#04x} "
+                         f"at offset {error.start:,}") from None
+    if len(data) > MAX_BYTES or len(text.split()) > MAX_WORDS:
+        raise ValueError(f"standard input holds more than {MAX_WORDS:,} words or "
+                         f"{MAX_BYTES // 1_000_000} MB; give a shorter text")
+    return text[text.startswith("\ufeff"):]
 
 
 def write_svg(path, svg):
@@ -2916,7 +2703,7 @@ def _refuse_target(path):
     if target is None or stat.S_ISCHR(target.st_mode):  # /dev/null may be all
         return  # nothing there yet, or a device: write_svg writes it or says why
     same = [name for name, there in (
-        ("tokembed.py itself", _stat_of(_own_path())),
+        ("tokembed.py itself", _stat_of(globals().get("__file__"))),
         ("standard input's file", _stat_of(sys.stdin)),
         ("standard output", _stat_of(sys.stdout)),
         ("standard error", _stat_of(sys.stderr)))
@@ -2926,13 +2713,7 @@ def _refuse_target(path):
                          f"{same[0].split(chr(39))[0]}, not a file: give a file's "
                          "path, or --svg - to print the figure")
     if same:
-        raise ValueError(f"--svg {_short(path)} is {same[0]}: the figure would "
-                         "overwrite it")
-
-
-def _own_path():
-    """Return the path this module was read from, or None (run from stdin or -c)."""
-    return globals().get("__file__")
+        raise ValueError(f"--svg {_short(path)} is {same[0]}: the figure would overwrite it")
 
 
 def _stat_of(file):
@@ -2974,10 +2755,7 @@ def _silence(stream):
 
 
 def _fail(message):
-    """Print one line on standard error; return the exit status for a mistake.
-
-    A letter the stream cannot write (an ASCII or cp1252 stderr) is escaped.
-    """
+    """Print one line on standard error, a letter it cannot write escaped; return 2."""
     line = f"tokembed.py: error: {message}"
     try:
         if sys.stderr is not None:
@@ -2990,9 +2768,8 @@ def _fail(message):
 
 
 def _print_utf8(text):
-    """Print text as UTF-8 bytes, whatever encoding standard output was given
-    (PYTHONIOENCODING=ascii, or cp1252 on Windows): an SVG and Python source
-    say they are UTF-8."""
+    """Print text as UTF-8 bytes, whatever standard output's encoding (an SVG and
+    Python source say they are UTF-8)."""
     binary = getattr(sys.stdout, "buffer", None)
     if binary is None:  # a StringIO, as a notebook or a test gives
         print(text, end="")
@@ -3003,8 +2780,7 @@ def _print_utf8(text):
 
 def _short(word):
     """Cut a long word short for a one-line message: a 100 kB path was echoed."""
-    return word if len(word) <= 300 else (
-        f"{word[:200]}... ({len(word):,} characters)")
+    return word if len(word) <= 300 else (f"{word[:200]}... ({len(word):,} characters)")
 
 
 if __name__ == "__main__":
