@@ -86,6 +86,7 @@ MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
 MAX_TEXT = 10_000  # characters --tokens splits: it prints a row for each token
+MAX_BATCH = 1_000  # texts --batch pads: it prints a row for each, attends 6 times
 # CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
 # default_max_str_digits); every Python here reads no more, for the same bytes
 MAX_DIGITS = 4_300
@@ -1632,10 +1633,10 @@ def _read_batch(words, args):
     """Read --batch's texts, split at commas; a table whose <pad> row is zeros,
     as padding_idx=0 makes it; and a position table."""
     texts = [text.strip() for text in (" ".join(words or [BATCH])).split(",")]
-    if len(texts) < 2 or not all(texts):
-        raise ValueError(f"--batch takes two texts or more, split by commas, as "
+    if not 2 <= len(texts) <= MAX_BATCH or not all(texts):
+        raise ValueError(f"--batch takes 2 to {MAX_BATCH:,} texts, split by commas, as "
                          f"in: {BATCH}; got {_count(len(texts), 'text')}"
-                         + " (one of them empty)" * (len(texts) > 1))
+                         + " (one of them empty)" * (len(texts) > 1 and not all(texts)))
     batch = [encode(_known(text, VOCAB)) for text in texts]
     width, seed, d_model = max(map(len, batch)), _seed_of(args), _d_model(args)
     if width > N_POSITIONS:
@@ -1735,10 +1736,8 @@ def print_tokens(text, merges, table, seed, gpt2):
         return
     vocab, ids = token_bytes(merges), bpe_encode(text, merges)
     seen = collections.Counter(_seen(merges))
-    _say(f"byte-level BPE, as in GPT-2: {_count(len(merges), 'merge')} learned "
-         f"from the training corpus's {len(CORPUS)} sentences; "
-         f"{len(vocab):,} tokens in all: 256 bytes and "
-         f"{_count(len(merges), 'merge')}", 2)
+    _say(f"byte-level BPE, as in GPT-2: {len(vocab):,} tokens, 256 bytes and "
+         f"{_count(len(merges), 'merge')} learned from the corpus's {len(CORPUS)} sentences", 2)
     _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
     _columns([("id", "bytes", f"row of a {len(vocab)} x {len(table[0])} "
                f"table (seed {_seed_text(seed)})", "seen in training")] + [
@@ -2592,19 +2591,10 @@ HELP_WORDS = (f"the text, in the lesson's vocabulary: {', '.join(VOCAB)} (defaul
               f"{TEXT}); --search reads the training corpus's words instead, --batch "
               "texts split by commas, and --tokens any TEXT, its spaces kept; - reads "
               "them from standard input; after --, every word is text")
-HELP_EXAMPLES = """examples:
-  python3 tokembed.py my order is late
-  echo "my order is late" | python3 tokembed.py -
-  python3 tokembed.py --table --svg table.svg
-  python3 tokembed.py --learn my order order
-  python3 tokembed.py --params 50257 768
-  python3 tokembed.py --search please return my order
-  python3 tokembed.py --positions my order order
-  python3 tokembed.py --batch refund my order, my order is late
-  python3 tokembed.py --tokens "naïve café"
-  python3 tokembed.py --tokens --vocab vocab.bpe "GPT-2's own tokens"
-  python3 tokembed.py --copy lookup > lesson.py
-  python3 tokembed.py --exercise cosine > exercise.py"""
+HELP_EXAMPLES = "examples:\n" + "\n".join(f"  python3 tokembed.py {line}" for line in [
+    "my order is late", "--table --svg table.svg", "--copy lookup > lesson.py"] + [
+    f"{flag} {[e for e in view.examples if '<' not in e][-1]}".strip()  # <pad>: a shell's <
+    for flag, view in VIEWS.items() if flag][:-1])
 
 
 def _int_arg(word):
