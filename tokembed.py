@@ -322,21 +322,19 @@ def gpt2_ids(ids):
 
 
 def read_merges(path):
-    """Read GPT-2's merges file (vocab.bpe, or merges.txt) as bpe_encode's
-    merges: line k + 2 joins two tokens into merge k, ID 256 + k.
+    """Read GPT-2's merges (vocab.bpe or merges.txt: its path, or its lines) as
+    bpe_encode's merges: line k + 2 joins two tokens into merge k, ID 256 + k.
 
-    >>> import os, tempfile
-    >>> with tempfile.TemporaryDirectory() as folder:
-    ...     path = os.path.join(folder, "vocab.bpe")
-    ...     with open(path, "w", encoding="utf-8") as file:
-    ...         _ = file.write("#version: 0.2\\nĠ t\\nĠt h\\n")  # " t", " th"
-    ...     read_merges(path)
+    >>> read_merges(["#version: 0.2", "Ġ t", "Ġt h"])  # " t", then " th"
     ((32, 116), (256, 104))
     """
-    with open(path, encoding="utf-8") as file:
-        lines = file.read().splitlines()
+    name, lines = "the merges", path
+    if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
+        with open(path, encoding="utf-8") as file:
+            name, lines = path, file.read().splitlines()
+    lines = list(lines)
     if not lines[:1] or not lines[0].startswith("#version"):  # as GPT-2's
-        raise ValueError(f"{path}: line 1 is not #version: no merges file")
+        raise ValueError(f"{name}: line 1 is not #version: no merges file")
     made = {name: b for b, name in gpt2_bytes().items()}  # a token: its ID
     merges = []
     for number, line in enumerate(lines[1:], 2):
@@ -344,7 +342,7 @@ def read_merges(path):
             a, b = line.split(" ")  # build on each other
             pair = made[a], made[b]
         except (ValueError, KeyError):
-            raise ValueError(f"{path}: line {number}: no merge of two tokens "
+            raise ValueError(f"{name}: line {number}: no merge of two tokens "
                              f"made before it: {ascii(line[:40])}") from None
         made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
         merges.append(pair)
@@ -750,8 +748,7 @@ def rope(vector, position, base=10_000, halves=False):
 # --- claim: a batch pads its texts, and a mask makes the pads change nothing -
 
 def pad_batch(batch, pad_id=0, side="right"):
-    """Pad lists of IDs to one length with pad_id: return them and the mask,
-    1 for a token and 0 for a pad.
+    """Pad lists of IDs to one length: return them, and the mask (1, a token).
 
     >>> pad_batch([[5, 6], [7]], side="left")
     ([[5, 6], [0, 7]], [[1, 1], [0, 1]])
@@ -776,8 +773,7 @@ def pad_batch(batch, pad_id=0, side="right"):
 
 
 def position_ids(mask):
-    """Number each token from 0, pads left out, as Hugging Face does with
-    cumsum(mask) - 1; a pad gets 1, which no token reads.
+    """Number tokens from 0, as Hugging Face does: cumsum(mask) - 1; a pad, 1.
 
     >>> position_ids([0, 0, 1, 1])
     [1, 1, 0, 1]
@@ -791,8 +787,7 @@ def position_ids(mask):
 
 
 def masked_attend(rows, mask):
-    """Attend as attend does, but to no pad: a pad's score is -inf, so its
-    weight is exactly 0.0.
+    """Attend as attend does, but to no pad: its score is -inf, its weight 0.0.
 
     >>> masked_attend([[1.0], [9.0]], [1, 0])[0]  # the pad's 9.0 adds nothing
     [1.0]
