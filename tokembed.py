@@ -1117,8 +1117,7 @@ def _say(line, indent):
 
 
 def _columns(rows, right=(), wrap=None):
-    """Print rows of cells as aligned columns, those numbered in `right` to the right;
-    column `wrap`'s rows of numbers go on under their "[" where they are too wide."""
+    """Print rows as aligned columns (`right` ones to the right; `wrap` ones wrap at "[")."""
     rows = [[_row_text(c) if k == wrap and not isinstance(c, str) else c
              for k, c in enumerate(row)] for row in rows]
     widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
@@ -1189,8 +1188,7 @@ def _bytes(n):
 
 
 def _explain_minus_zero(rows, product=False):
-    """Say what a -0.00 that the rows print is: -0.0, or a small negative number
-    (with product, rows as Python writes them, beside fsum's sums, 0.0 for zeros)."""
+    """Say what a -0.00 the rows print is: -0.0, or a small negative (product: beside fsum)."""
     shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]
     zero = "-0.0, 0.0 with a sign, which round() gives for a small negative number"
     if product and any(x == 0 for x in shown):
@@ -1210,8 +1208,7 @@ ISOLATES = set("\u2066\u2067\u2068\u2069")
 
 
 def _quoted(text):
-    """Write text in double quotes as typed, but what a terminal cannot show as
-    its escape (\\n, \\u200b), the same on every Python; a long one cut short."""
+    """Quote text as typed, escaping what a terminal cannot show (\\n, \\u200b); cut if long."""
     pieces = []
     for char in text:
         hidden = unicodedata.ucd_3_2_0.category(char) in HIDDEN or char in ISOLATES
@@ -1250,8 +1247,7 @@ def _int_of(word):
 
 
 def _known(text, vocab):
-    """Refuse a text with a word not in vocab: where, a guess at why, and what would
-    do (for a vocabulary too long to list, the words nearest to it)."""
+    """Refuse a text with a word not in vocab: where, a guess at why, what would do."""
     unknown = [(at, word) for at, word in enumerate(text.split()) if word not in vocab]
     if unknown and len(vocab) <= len(VOCAB):
         raise ValueError(_unknown(*unknown[0], vocab, _guess(unknown[0][1], vocab))
@@ -1266,8 +1262,7 @@ def _known(text, vocab):
 
 
 def _guess(word, vocab):
-    """Guess why a word is not in vocab: a byte that is not UTF-8, a look-alike
-    letter, a capital, a stop or a typo; or say nothing."""
+    """Guess why a word is not in vocab: not UTF-8, a look-alike, a capital, a stop, a typo."""
     letters = set("".join(vocab))
     odd = [c for c in word if c not in letters  # not printable ASCII; not
            and not " " <= c <= "~"]  # isprintable(): it moves with Unicode
@@ -1292,8 +1287,7 @@ def _d_model(args):
 
 
 def _read_lesson(words, args):
-    """Read the text and draw the lesson's table as the options say: words, IDs,
-    table; for the views that print rows a word, refuse too many numbers."""
+    """Read the text; draw the table as the options say; refuse too many numbers to print."""
     text = _known(TEXT if words is None else " ".join(words), VOCAB)
     d_model, ids = _d_model(args), encode(text)
     per_word = {None: d_model, "--one-hot": len(VOCAB) + 2 * d_model,
@@ -1596,8 +1590,7 @@ def _read_rope(words, args):
 
 
 def print_rope(row):
-    """Print positions that are computed: the sinusoids' shift rule and sizes,
-    then RoPE's scores, which depend on how far apart, not where."""
+    """Print the sinusoids' shift rule and sizes, then RoPE's scores: how far, not where."""
     d = len(row)
     table, turns = sinusoidal(104, 16), {k: rotation(k, 16) for k in (1, 2, 3, 4)}
     error = max(abs(a - b) for k, turn in turns.items() for pos in range(100)
@@ -1625,8 +1618,7 @@ BATCH = "refund my order, my order is late"  # --batch's texts, by default
 
 
 def _read_batch(words, args):
-    """Read --batch's texts, split at commas; a table whose <pad> row is zeros,
-    as padding_idx=0 makes it; and a position table."""
+    """Read --batch's texts, split at commas; a table with a zero <pad> row; positions."""
     texts = [text.strip() for text in (" ".join(words or [BATCH])).split(",")]
     if not 2 <= len(texts) <= MAX_BATCH or not all(texts):
         raise ValueError(f"--batch takes 2 to {MAX_BATCH:,} texts, split by commas, as "
@@ -1646,8 +1638,7 @@ def _read_batch(words, args):
 
 
 def print_batch(texts, batch, table, positions, seed):
-    """Pad the texts into one batch, on either side; print the IDs and masks, and
-    whether each token's vector after attention is the one it has alone."""
+    """Pad the texts both ways; print IDs, masks, and whether attention keeps each vector."""
     right, left = (pad_batch(batch, side=side) for side in ("right", "left"))
     _say(f"{_count(len(texts), 'text')}, padded with <pad> (ID 0) to "
          f"{_count(len(right[0][0]), 'token')}; mask: 1 a token, 0 a pad", 2)
@@ -1669,8 +1660,7 @@ def print_batch(texts, batch, table, positions, seed):
 
 
 def _padded(batch, masks, table, positions, alone, masked, from_mask):
-    """Say whether each token's vector after attention in the padded batch, with
-    the mask or not and positions from it or not, is its vector alone."""
+    """Say whether each token's vector after attention, padded, is its vector alone."""
     got = []
     for ids, mask in zip(batch, masks):
         rows = [positions[p] for p in position_ids(mask)] if from_mask else positions
@@ -1683,8 +1673,7 @@ def _padded(batch, masks, table, positions, alone, masked, from_mask):
 
 
 def _read_tokens(words, args):
-    """Read --tokens: the text as given, spaces kept; the merges BPE learns from
-    CORPUS; a random table with a row for each token; or GPT-2's merges."""
+    """Read --tokens: the text, spaces kept; CORPUS's merges or GPT-2's; a random table."""
     text = _utf8("text", TEXT if words is None else " ".join(words))
     if len(text) > MAX_TEXT:
         raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
@@ -1724,8 +1713,7 @@ def _read_vocab(args):
 
 
 def print_tokens(text, merges, table, seed, gpt2):
-    """Print the text's BPE tokens, each with its bytes and row; the text with a
-    space before it; and the rows it looks up that no training touches."""
+    """Print the text's BPE tokens (bytes, row); with a space before it; unused rows."""
     if gpt2 is not None:
         _print_gpt2(text, merges, *gpt2)
         return
@@ -1758,8 +1746,7 @@ def _seen(merges):
 
 
 def _print_gpt2(text, merges, path, gpt2):
-    """Print GPT-2's own tokens of the text: IDs, bytes, GPT-2's names; then
-    the corpus's, for how many tokens the same text takes."""
+    """Print GPT-2's own tokens of the text (IDs, bytes, names), then the corpus's."""
     names, vocab, ids = gpt2_bytes(), token_bytes(gpt2), bpe_encode(text, gpt2)
     _say(f"GPT-2's {len(gpt2):,} merges, from {_short(path)}: {len(vocab) + 1:,} "
          f"tokens, 256 bytes, the merges and <|endoftext|>, ID {len(vocab):,}", 2)
@@ -1785,8 +1772,7 @@ def _read_bpe(words, args):
 
 
 def print_bpe(merges, table):
-    """Print what BPE's merges do to the table: the rows no training touches,
-    more merges against shorter texts, what <unk> loses, special tokens."""
+    """Print what merges do to the table: unused rows, lengths, <unk>, special tokens."""
     vocab, seen = token_bytes(merges), _seen(merges)
     unused = sorted(set(range(len(vocab))) - set(seen))
     merged = [vocab[i] for i in unused if i >= 256]
@@ -2187,8 +2173,7 @@ def _ast():
 
 
 def _pieces(checked):
-    """Map each top-level name to (its statement, its source with the comments
-    above); in the lesson view, without its check lines. Parsed once a process."""
+    """Map each top-level name to (statement, source with comments); parsed once a process."""
     if checked not in _PIECES:
         _PIECES[checked] = _cut(checked)
     return dict(_PIECES[checked])
@@ -2230,9 +2215,8 @@ def _own_source():
 
 
 def _check_lines(node):
-    """List a function's check lines: the statements after its docstring up to its
-    last call of a checker (CHECKERS), each calling checkers alone and binding only
-    its arguments, or an `if` that only raises; one after them is the idea's own."""
+    """List a function's check lines: the statements up to its last call of a checker,
+    each calling checkers alone and binding its arguments, or an `if` that only raises."""
     ast, checkers = _ast(), set(CHECKERS)
     arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
     ours, last = set(globals()) - set(MESSAGES), 0  # this file's, not built-ins
@@ -2266,9 +2250,8 @@ def _bound(node):
 
 
 def _reach(names, pieces):
-    """Return the statements the names need (following calls, defaults and
-    doctests): for each name in the order given, what it needs that is not in
-    yet, in this file's order, and then the name."""
+    """Return the statements the names need (calls, defaults, doctests): for each name in
+    order, what it needs that is not in yet, in this file's order, then the name."""
     needed = []
     for name in names:
         found, todo, own = [], [name], pieces[name][0]
@@ -2312,8 +2295,7 @@ def _parts(node, early):
 
 
 def _joined(needed, pieces):
-    """Join the statements: the imports, then the rest in the order given; constants
-    that stand together here stand together there; PEP 8's blank lines."""
+    """Join the statements: imports first, then in order, constants kept together; PEP 8."""
     ast, text = _ast(), {id(node): source for node, source in pieces.values()}
     imports = sorted((node for node in needed if isinstance(
         node, (ast.Import, ast.ImportFrom))), key=lambda node: node.lineno)
@@ -2334,8 +2316,7 @@ COPYRIGHT = "Copyright (c) 2026 The tokembed authors. MIT License."
 
 
 def _snippet_header(names, about, needed):
-    """Write a copy's docstring: what, from where, the license, the other view; and
-    that defaults read constants once, where they do."""
+    """Write a copy's docstring: what, from where, the license, the other view, defaults."""
     import textwrap  # here, not at the top: only copying needs it
     early = sorted({name for node in needed for name in _uses(node, early=True) if name.isupper()})
     notes = [f'"""{", ".join(names)}: {about.format(__version__)}', COPYRIGHT] + [
@@ -2427,9 +2408,8 @@ VIEWS = {
 
 
 def main(argv=None):
-    """Run the command line; return the exit status: 0, or 2 after a one-line error,
-    1 when a pipe's reader has left (`| head`), 130 after Ctrl-C as the program (called
-    with an argv, Ctrl-C goes on up, so that a notebook's loop of calls stops)."""
+    """Run the command line; return 0; 2 after a one-line error; 1 when a pipe's reader left;
+    130 after Ctrl-C as the program (given an argv, Ctrl-C goes on up, to stop a loop)."""
     if argv is not None:
         argv = _argv(argv)
     if sys.stdout is None:  # started with `>&-`
@@ -2607,8 +2587,7 @@ def _int_arg(word):
 # --- the edges: standard input, output and error, and the figure's file ----------
 
 def _words(args, raw=False):
-    """Return the WORDS, or None if none were given; a lone '-' reads standard input,
-    as one text if raw, spaces kept but one line end at its end. After --, '-' is text."""
+    """Return the WORDS or None; a lone '-' reads standard input (raw: as one text)."""
     words, text = args["words"], args["text"]
     if "-" not in words:
         return words + text or None
@@ -2671,8 +2650,7 @@ def write_svg(path, svg):
 
 
 def _refuse_target(path):
-    """Refuse a figure's path that no file can have, or that is this program's
-    file, or what standard input, output or error reads or writes."""
+    """Refuse a figure's path no file can have, this program, or a standard stream."""
     import stat  # here, not at the top: only --svg needs it
     try:
         named = "\x00" not in path and os.fsencode(path) is not None
@@ -2753,8 +2731,7 @@ def _fail(message):
 
 
 def _print_utf8(text):
-    """Print text as UTF-8 bytes, whatever standard output's encoding (an SVG and
-    Python source say they are UTF-8)."""
+    """Print text as UTF-8 bytes, whatever standard output's encoding."""
     binary = getattr(sys.stdout, "buffer", None)
     if binary is None:  # a StringIO, as a notebook or a test gives
         print(text, end="")
