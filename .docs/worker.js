@@ -5,61 +5,93 @@
 // Content-Security-Policy binds it, and it is given absolute URLs.
 //
 // page -> worker  {kind: "start", pyodide: FOLDER_URL, source: TOKEMBED_PY_URL}
-//                 {kind: "run", id, argv: [str, ...]}          one at a time
-// worker -> page  {kind: "progress", step, text, bytes, at}     while loading
+//                 {kind: "run", id, argv: [str, ...], tokens: null | {text, merges}}
+// worker -> page  {kind: "progress", step, text, bytes, at}     each step of loading
+//                 {kind: "alive", step, at}                     each second it loads
 //                 {kind: "ready", info: {...}, at}              Python runs
 //                 {kind: "failed", what, url, detail}           loading failed
-//                 {kind: "result", id, status, out, err, ms}   one per run
+//                 {kind: "result", id, status, out, err, ms, tokens, broken}
 // `at` is a wall-clock time (ms since 1970), which the page reads on its own clock.
+// A step is "bytes" (more of a file arrived), "file" (one arrived whole), "source",
+// "loader", "compile", "compiled", "python", "import"; "alive" says that the worker
+// is waiting, not stuck, between two steps that take a while on a slow machine.
+// `tokens`, asked for with --tokens, is where each token lies in the text; `broken`
+// says that Pyodide itself failed, so that the page starts a fresh worker.
 
-// Pyodide may come only from here, or from a folder on this site: the page has
-// checked that already, and this checks it again, so that no other code can run.
+// Pyodide may come only from the pinned CDN folder, or from a folder inside the
+// page's own folder (this file's): the page has checked that already, and this
+// checks it again, so that no other code can run.
 const PYODIDE = "https://cdn.jsdelivr.net/npm/pyodide@314.0.7/";
+const HOME = new URL(".", import.meta.url).href;  // the page's folder, .docs/
 const STALL_MS = 30_000;  // a fetch that sends nothing for this long has failed
+const ALIVE_MS = 1_000;
 
 const now = () => performance.timeOrigin + performance.now();
 const post = (message) => self.postMessage({ ...message, at: now() });
-let python = null;  // a promise of Python's run(argv) function
+let python = null;  // a promise of Python's functions, run(argv) and spans(text, merges)
+let step = "start";
+const stepped = (name, text = name, bytes = loaded) => {
+  step = name;
+  post({ kind: "progress", step: name, text, bytes });
+};
 
 self.onmessage = async ({ data }) => {
   if (data.kind === "start" && python === null) {
     python = start(data.pyodide, data.source);
     python.catch(() => {});  // start() has told the page already
   } else if (data.kind === "run") {
-    let run;
+    let code;
     try {
-      run = await python;
+      code = await python;
     } catch {
       return;
     }
-    const started = performance.now();
-    let answer;
-    try {
-      const printed = run(data.argv);
-      const [status, out, err] = printed.toJs();
-      printed.destroy();  // a proxy of Python's tuple, no longer needed
-      answer = { status, out, err };
-    } catch (error) {  // a bug of ours, not the learner's: show its traceback
-      answer = { status: -1, out: "", err: String(error.message || error) };
-    }
-    post({ kind: "result", id: data.id, ...answer, ms: performance.now() - started });
+    post({ kind: "result", id: data.id, ...run(code, data) });
   }
 };
 
-function allowed(folder) {
+function run({ run: main, spans }, { argv, tokens }) {
+  const started = performance.now();
+  let answer;
   try {
-    const url = new URL(folder);
-    return url.href === PYODIDE ||
-      (url.origin === self.location.origin && /^https?:$/.test(url.protocol));
-  } catch {
-    return false;
+    const printed = main(argv);
+    const [status, out, err] = printed.toJs();
+    printed.destroy();  // a proxy of Python's tuple, no longer needed
+    answer = { status, out, err, tokens: null };
+  } catch (error) {  // a bug of ours, or Pyodide's own failure: show what it said
+    answer = { status: -1, out: "", err: String(error.message || error), tokens: null,
+               broken: error?.constructor?.name !== "PythonError" };
   }
+  if (answer.status === 0 && tokens) {
+    try {
+      answer.tokens = where(spans, tokens);
+    } catch {
+      // the text is shown as printed, unpainted
+    }
+  }
+  return { ...answer, ms: performance.now() - started };
+}
+
+function where(spans, { text, merges }) {  // each token's place in the text, or null
+  const found = spans(text, merges ?? "");  // "": the default merges
+  if (!found) return null;
+  const [ids, starts, ends, whole, shown, alone] = found.toJs();
+  found.destroy();
+  return { ids, starts, ends, whole, shown, alone };
+}
+
+// Pyodide may come from the CDN, or from a folder inside this one: names of letters,
+// digits, ".", "_" and "-", none starting with "."; nothing encoded, nothing above.
+function allowed(folder) {
+  if (folder === PYODIDE) return true;
+  if (typeof folder !== "string" || !folder.startsWith(HOME)) return false;
+  return /^([A-Za-z0-9_-][A-Za-z0-9._-]*\/)+$/.test(folder.slice(HOME.length));
 }
 
 // Count the bytes of every fetch Pyodide makes, to say how far loading has come,
 // and to give up on a fetch that stalls. The response keeps its headers, so that
 // WebAssembly's streaming compile still sees application/wasm.
-let loaded = 0;
+let loaded = 0, lastBytes = 0;
 const plainFetch = self.fetch.bind(self);
 function countingFetch(input, init) {
   const name = String(input.url ?? input).split("?")[0].split("/").pop();
@@ -79,7 +111,10 @@ function countingFetch(input, init) {
       transform(chunk, stream) {
         loaded += chunk.byteLength;
         still();
-        post({ kind: "progress", step: "bytes", text: name, bytes: loaded });
+        if (performance.now() - lastBytes > 100) {  // ten words a second at most
+          lastBytes = performance.now();
+          post({ kind: "progress", step: "bytes", text: name, bytes: loaded });
+        }
         stream.enqueue(chunk);
       },
       flush() {
@@ -96,6 +131,23 @@ function countingFetch(input, init) {
                                : error;
   });
 }
+
+// WebAssembly compiles off this thread, and can take many seconds on a slow
+// machine: say when it starts and ends, so that the page knows why it waits.
+const plain = { instantiate: WebAssembly.instantiate,
+                instantiateStreaming: WebAssembly.instantiateStreaming };
+function announceCompiles() {
+  for (const name of Object.keys(plain)) {
+    WebAssembly[name] = function (...args) {
+      const big = name === "instantiateStreaming" || !(args[0] instanceof WebAssembly.Module);
+      if (big) stepped("compile", "Python's WebAssembly");
+      const made = plain[name].apply(WebAssembly, args);
+      if (big) made.then(() => stepped("compiled", "Python's WebAssembly"), () => {});
+      return made;
+    };
+  }
+}
+const quietCompiles = () => Object.assign(WebAssembly, plain);
 
 async function fetchSource(url) {
   let response;
@@ -129,42 +181,52 @@ async function loadPython(folder) {
     throw { what: "Pyodide", url: `${folder}pyodide.mjs`,
             detail: String(error.message || error) };
   }
-  post({ kind: "progress", step: "loader", text: "pyodide.mjs", bytes: loaded });
+  stepped("loader", "pyodide.mjs");
   self.fetch = countingFetch;
+  announceCompiles();
   try {
     const pyodide = await loadPyodide({ indexURL: folder });
-    post({ kind: "progress", step: "python", text: "Python", bytes: loaded });
+    stepped("python", "Python");
     return pyodide;
   } catch (error) {
     throw { what: "Pyodide", url: folder, detail: String(error.message || error) };
   } finally {
     self.fetch = plainFetch;
+    quietCompiles();
   }
 }
 
 async function start(folder, sourceURL) {
+  const alive = setInterval(() => post({ kind: "alive", step }), ALIVE_MS);
   try {
     if (!allowed(folder)) {
       throw { what: "Pyodide", url: folder,
-              detail: "it is neither the pinned jsDelivr copy nor on this site" };
+              detail: "it is neither the pinned jsDelivr copy nor a folder inside the page's" };
     }
-    // tokembed.py is fetched while Pyodide loads, not after it
+    // tokembed.py is fetched while Pyodide loads, not after it; if that fails, the
+    // page hears so at once, not once Pyodide has arrived
     const source = fetchSource(sourceURL);
-    source.catch(() => {});
-    const pyodide = await loadPython(folder);
+    const sourceFailed = source.then(() => new Promise(() => {}), (failure) => {
+      throw failure;
+    });
+    const pyodide = await Promise.race([loadPython(folder), sourceFailed]);
     pyodide.FS.writeFile("/home/pyodide/tokembed.py", await source);
-    const run = pyodide.runPython(PROGRAM);
+    stepped("import", "tokembed.py");
+    const code = pyodide.runPython(PROGRAM).toJs();
     const info = Object.fromEntries(pyodide.runPython("about()").toJs());
+    clearInterval(alive);
     post({ kind: "ready", info });
-    return run;
+    return Object.fromEntries(code);
   } catch (failure) {
+    clearInterval(alive);
     post({ kind: "failed", what: failure.what ?? "Python", url: failure.url ?? "",
            detail: failure.detail ?? String(failure.message || failure) });
     throw failure;
   }
 }
 
-// The Python side: run a command line as the shell would, capturing what it prints.
+// The Python side: run a command line as the shell would, capturing what it prints;
+// and, for --tokens, where each token lies in the text, with tokembed's own functions.
 const PROGRAM = `
 import contextlib, io, os, sys
 sys.path.insert(0, "/home/pyodide")
@@ -178,6 +240,36 @@ def run(argv):
         status = tokembed.main(list(argv))
     return status, out.getvalue(), err.getvalue()
 
+def spans(text, merges=""):
+    """Each token of text: its ID, where it starts and ends in the text (in the
+    UTF-16 units a browser counts), whether it holds whole characters, its bytes
+    as Python writes them, and what it decodes to alone; None if they do not add up."""
+    n_merges = int(merges) if merges else tokembed.BPE_MERGES
+    learned = tokembed.train_bpe(tokembed.CORPUS, n_merges)
+    ids, vocab = tokembed.bpe_encode(text, learned), tokembed.token_bytes(learned)
+    first, last, start, end = [], [], [], []  # for each byte of the text
+    unit = 0
+    for char in text:
+        size, width = len(char.encode("utf-8")), 2 if ord(char) > 0xFFFF else 1
+        for k in range(size):
+            first.append(k == 0)
+            last.append(k == size - 1)
+            start.append(unit)
+            end.append(unit + width)
+        unit += width
+    if sum(len(vocab[i]) for i in ids) != len(start):
+        return None
+    starts, ends, whole, at = [], [], [], 0
+    for i in ids:
+        n = len(vocab[i])
+        starts.append(start[at])
+        ends.append(end[at + n - 1])
+        whole.append(first[at] and last[at + n - 1])
+        at += n
+    named = {i: (repr(vocab[i]), vocab[i].decode("utf-8", "replace")) for i in set(ids)}
+    shown, alone = [named[i][0] for i in ids], [named[i][1] for i in ids]
+    return ids, starts, ends, whole, shown, alone
+
 def about():
     """What the page needs to know: each view, the vocabularies, the names to copy."""
     corpus = sorted({word for text in tokembed.CORPUS for word in text.split()})
@@ -188,7 +280,8 @@ def about():
         ("help", [(flag or "", view.help) for flag, view in tokembed.VIEWS.items()]),
         ("vocab", list(tokembed.VOCAB)), ("corpus", corpus), ("text", tokembed.TEXT),
         ("names", [n for n in tokembed.__all__ if n not in ("snippet", "exercise")]),
+        ("figure_max", getattr(tokembed, "FIGURE_MAX", 64)),
     ]
 
-run
+[("run", run), ("spans", spans)]
 `;
