@@ -17,9 +17,9 @@ The file, top to bottom: facts from outside and the size limits; the lesson
 real tokenizer (split_words ... bpe_decode), GPT-2's own (gpt2_bytes, gpt2_ids,
 read_merges), one-hot x table, 524 million numbers, learned like weights, used
 alike, alike (dot ... nearest), context (softmax, attend), one vector a text,
-positions (embed ... rope), batches (pad_batch ... masked_attend), the table read
-again; the input checks, CHECKERS. Below the line, the program: text layout,
-the views, the figure, copying into a lesson, the command line, the edges.
+positions (embed ... rope), batches (pad_batch ... masked_attend), the table
+read again; the input checks, CHECKERS. Below the line, the program: text
+layout, the views, the figure, copying into a lesson, the command line, edges.
 
 A public function's check lines come first, calls to CHECKERS; the idea after
 them calls none. ``--copy NAME`` prints the idea alone, ``--checked`` the
@@ -86,7 +86,7 @@ MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
 MAX_TEXT = 10_000  # characters --tokens splits: it prints a row for each token
-MAX_BATCH = 1_000  # texts --batch pads: it prints a row for each, attends 6 times
+MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
 # CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
 # default_max_str_digits); every Python here reads no more, for the same bytes
 MAX_DIGITS = 4_300
@@ -218,9 +218,7 @@ def merge(ids, pair, new_id):
 
 
 def train_bpe(corpus, n_merges):
-    """Learn merges from the corpus, each of the pair most often seen.
-
-    Merge i makes ID 256 + i; with no pair left in any piece, it stops early.
+    """Learn merges of the pair seen most, until none is left: ID 256 + i.
 
     >>> train_bpe(["aaabdaaabac"], 3)  # aa, then ab, then the two
     [(97, 97), (97, 98), (256, 257)]
@@ -322,8 +320,7 @@ def gpt2_ids(ids):
 
 
 def read_merges(path):
-    """Read GPT-2's merges (vocab.bpe or merges.txt: its path, or its lines) as
-    bpe_encode's merges: line k + 2 joins two tokens into merge k, ID 256 + k.
+    """Read GPT-2's merges (vocab.bpe's path, or lines): merge k is ID 256 + k.
 
     >>> read_merges(["#version: 0.2", "Ġ t", "Ġt h"])  # " t", then " th"
     ((32, 116), (256, 104))
@@ -332,10 +329,10 @@ def read_merges(path):
     if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
         with open(path, encoding="utf-8") as file:
             name, lines = path, file.read().splitlines()
-    lines = list(lines)
-    if not lines[:1] or not lines[0].startswith("#version"):  # as GPT-2's
-        raise ValueError(f"{name}: line 1 is not #version: no merges file")
-    made = {name: b for b, name in gpt2_bytes().items()}  # a token: its ID
+    lines = list(lines) or [""]  # an empty file: one empty line
+    if not lines[0].startswith("#version"):  # as GPT-2's
+        raise ValueError(f"{name}: line 1 is {lines[0][:40]!a}, not #version")
+    made = {letter: b for b, letter in gpt2_bytes().items()}  # a token: its ID
     merges = []
     for number, line in enumerate(lines[1:], 2):
         try:  # two tokens, in gpt2_bytes' letters, each made before: merges
@@ -389,8 +386,7 @@ def param_count(vocab_size, d_model):
 # --- claim: the table is learned like every other weight ---------------------
 
 def lookup_backward(grad_rows, ids, n_rows, padding_idx=None):
-    """Return the table's gradient: each position's row added to its ID's row;
-    a row nothing looks up gets zeros, as does the padding row, as in PyTorch.
+    """Return the table's gradient: each position's row added into its ID's.
 
     >>> lookup_backward([[1.0, 2.0], [0.5, 0.5]], [1, 1], 3)  # ID 1 twice
     [[0.0, 0.0], [1.5, 2.5], [0.0, 0.0]]
@@ -519,13 +515,12 @@ def sgns_step(word, context, label, lr):
         raise TypeError(f"word and context must be lists, as sgns_step "
                         f"changes them in place; got {type(word).__name__} "
                         f"and {type(context).__name__}")
-    if len(word) != len(context):
-        raise ValueError(f"word and context must have one length, got "
-                         f"{len(word)} and {len(context)}")
     if label not in (0, 1):
         raise ValueError(f"label must be 1 (a real neighbour) or 0 (a random "
                          f"word), got {_shown(label)}")
     lr = _number("lr", lr)
+    if len(word) != len(context):  # zip would quietly cut the longer short
+        raise ValueError(f"word: {len(word)} numbers, context: {len(context)}")
     score = math.fsum(w * c for w, c in zip(word, context))  # word . context
     g = lr * (label - sigmoid(score))
     word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
@@ -754,8 +749,8 @@ def pad_batch(batch, pad_id=0, side="right"):
     ([[5, 6], [0, 7]], [[1, 1], [0, 1]])
     """
     if not isinstance(batch, (list, tuple)) or not batch:
-        raise TypeError(f"batch must be a list of lists of token IDs, one a "
-                        f"text, not {_shown(batch)}")
+        raise TypeError(f"batch must be a list of one or more lists of token "
+                        f"IDs, one a text, not {_shown(batch)}")
     batch = [_ids(ids, None, f"batch[{k}]") for k, ids in enumerate(batch)]
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {_shown(side)}")
@@ -1082,8 +1077,9 @@ def _byte_vocab(vocab):
 
 
 def _shown(value):
-    """Write a value for a message: ascii(), as repr() on every Python."""
-    text = ascii(value)
+    """Write a value for a message as ascii() does; a huge int, by its size."""
+    big = isinstance(value, int) and value.bit_length() > 256  # 3.11: no str
+    text = f"an int of {value.bit_length():,} bits" if big else ascii(value)
     return text if len(text) <= 60 else f"{text[:40]}... ({len(text):,} chars)"
 
 
@@ -1748,14 +1744,15 @@ def _seen(merges):
 def _print_gpt2(text, merges, path, gpt2):
     """Print GPT-2's own tokens of the text (IDs, bytes, names), then the corpus's."""
     names, vocab, ids = gpt2_bytes(), token_bytes(gpt2), bpe_encode(text, gpt2)
+    theirs = gpt2_ids(ids)
     _say(f"GPT-2's {len(gpt2):,} merges, from {_short(path)}: {len(vocab) + 1:,} "
          f"tokens, 256 bytes, the merges and <|endoftext|>, ID {len(vocab):,}", 2)
     _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
     _columns([("id", "bytes", "as GPT-2 writes it")] + [
-        (str(theirs), repr(vocab[i]), "".join(names[b] for b in vocab[i]))
-        for theirs, i in zip(gpt2_ids(ids), ids)], right=(0,))
-    _say(f"GPT-2's IDs: {gpt2_ids(ids)}", 2)
-    if gpt2_ids(ids) != ids:  # a byte token: GPT-2 numbers it another way
+        (str(their), repr(vocab[i]), "".join(names[b] for b in vocab[i]))
+        for their, i in zip(theirs, ids)], right=(0,))
+    _say(f"GPT-2's IDs: {theirs}", 2)
+    if theirs != ids:  # a byte token: GPT-2 numbers it another way
         _say(f"bpe_encode's, where a byte's ID is its value: {ids}", 2)
     ours = bpe_encode(text, merges)
     _say(f"the corpus's {_count(len(merges), 'merge')} take "
@@ -2374,7 +2371,7 @@ VIEWS = {
                     ("my order order", "--d-model 9 <pad> late --padding-idx 0")),
     "--params": View(("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
                      "(default: 128000 4096)", _read_sizes, print_params,
-                     ("", "50_257 0768")),
+                     ("", "50257 768", "50_257 0768")),
     "--train": View(("--seed",), "train word vectors: refund ~ return, before and after",
                     _read_seed, print_training, ("", "--seed 7")),
     "--context": View(("--seed",), "show attention giving bank a new vector in each of "
@@ -2402,7 +2399,7 @@ VIEWS = {
                    "constants to copy", _read_names, lambda source: _print_utf8(source),
                    ("lookup CORPUS", "search --checked")),
     "--exercise": View(("WORDS",), "print functions with their bodies left to write, one "
-                       "worksheet; WORDS: their names", _read_names, lambda text: _print_utf8(text),
+                       "worksheet; WORDS: their names", _read_names, lambda s: _print_utf8(s),
                        ("cosine",)),
 }
 
@@ -2458,7 +2455,7 @@ def _run(argv):
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
         if svg is not None:  # the figure: the lesson's table, for the views that take --svg
-            words, _, table = _read_lesson(words, args)
+            words, _, table = inputs  # the views that take --svg read as the lesson does
             figure = svg_figure(table, " ".join(words), seed=_seed_of(args),
                                 padding_idx=_padding_row(args))
         if svg not in (None, "-"):
@@ -2568,8 +2565,8 @@ HELP_WORDS = (f"the text, in the lesson's vocabulary: {', '.join(VOCAB)} (defaul
               "them from standard input; after --, every word is text")
 HELP_EXAMPLES = "examples:\n" + "\n".join(f"  python3 tokembed.py {line}" for line in [
     "my order is late", "--table --svg table.svg", "--copy lookup > lesson.py"] + [
-    f"{flag} {[e for e in view.examples if '<' not in e][-1]}".strip()  # <pad>: a shell's <
-    for flag, view in VIEWS.items() if flag][:-1])
+    f"{flag} {[e for e in view.examples if e and '<' not in e][0]}"  # <pad>: a shell's <
+    for flag, view in VIEWS.items() if flag])
 
 
 def _int_arg(word):
