@@ -626,7 +626,7 @@ def test_copy_bpe_encode_fits_a_slide():
         assert node.end_lineno - node.lineno + 1 <= 25, name
 
 
-def test_training_does_not_hang_on_the_corpus_order():
+def test_the_merges_do_not_depend_on_the_corpus_order():
     """A tie goes to the smaller pair, so the merges do not depend on the corpus's
     order: minbpe's and tiktoken's first-seen rule is deterministic too, but it
     learns other merges from the same sentences shuffled."""
