@@ -2871,8 +2871,6 @@ SIZES_1_1 = {  # name: (lesson view, checked view)
 GREW = {  # lesson views that grew, by the lines of a fix another issue asked for
     "train_embeddings": 11,  # its loop calls sgns_step, which the copy now carries,
     # with the length check that dot taught before: zip would drop a tail unseen
-    "merge": 2, "bpe_encode": 2,  # a pair, once merged, is used up: never overlapping
-    "train_bpe": 4,  # the same, and each distinct piece counted once
 }
 # What issue 29 allows the checked copies that carry the most checks, whole
 CHECKED = {"lookup": 62, "dot": 42, "softmax": 43, "vecmat": 64, "sentence_vector": 51,

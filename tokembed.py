@@ -206,14 +206,11 @@ def merge(ids, pair, new_id):
     if len(pair) != 2:
         raise ValueError(f"pair must hold two IDs, got {len(pair)}")
     new_id = _whole("new_id", new_id, 0)
-    first, second = pair  # a pair read from JSON is a list: it unpacks too
-    out, made = [], False  # made: out[-1] is new_id, just made of a pair
-    for i in ids:
-        if out and not made and out[-1] == first and i == second:
-            out[-1], made = new_id, True  # that pair is used up: no overlap
-        else:
-            out.append(i)
-            made = False
+    out, i = [], 0
+    while i < len(ids):
+        is_pair = tuple(ids[i:i + 2]) == tuple(pair)  # a list from JSON too
+        out.append(new_id if is_pair else ids[i])
+        i += 2 if is_pair else 1  # a pair made is used up: it never overlaps
     return out
 
 
