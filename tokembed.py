@@ -1170,16 +1170,6 @@ def _count(n, noun):
     return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
-def _bytes(n):
-    """Write a byte count in bytes, kB, MB, GB... (powers of 1,000)."""
-    if n < 1000:
-        return f"{n} bytes"
-    for unit in ("kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
-        n /= 1000
-        if round(n, 1) < 1000 or unit == "YB":  # 999.96 kB would show as 1,000.0 kB
-            return f"{n:,.1f} {unit}"
-
-
 def _explain_minus_zero(rows, product=False):
     """Say what a -0.00 the rows print is: -0.0, or a small negative (product: beside fsum)."""
     shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]
@@ -1221,9 +1211,24 @@ def _seed_text(seed):
 
 
 # --- text views ------------------------------------------------------------------
-# Each view's reader, which turns the command line's WORDS and options into
-# the view's inputs (or refuses them with one line), then its printer, in
-# VIEWS order.
+# Each view is one block: its reader, which turns the command line's WORDS and
+# options into the view's inputs (or refuses them with one line), then its
+# printer, registered by @_view with what it takes, its help and the command
+# lines that show it at work (CI runs each on every Python), then its helpers.
+
+View = collections.namedtuple("View", "takes help read show examples")
+VIEWS = {}  # by flag (None: the lesson's view), in this file's order, as --help lists them
+_LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
+_WORDS = ("WORDS", "--seed", "--d-model")
+
+
+def _view(flag, takes, help, read, examples):
+    """Register the printer below it as the view of flag: VIEWS[flag]."""
+    def register(show):
+        VIEWS[flag] = View(takes, help, read, show, examples)
+        return show
+    return register
+
 
 def _seed_of(args):
     """Return --seed, checked, or the default seed."""
@@ -1304,6 +1309,8 @@ def _within(view, numbers, inputs, fewer="fewer words"):
                          "or a smaller --d-model")
 
 
+@_view(None, _LESSON + ("--svg",), "", _read_lesson, (
+    "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1"))
 def print_lookup(words, ids, table):
     """Print the lesson's view: the IDs, each token's row, the table's shape."""
     _say(f"token ids: {ids}", 12)
@@ -1313,6 +1320,9 @@ def print_lookup(words, ids, table):
     print("table shape:", len(table), "x", len(table[0]))
 
 
+@_view("--table", _LESSON + ("--svg",), "print every row, marking the rows the text "
+       "looks up", _read_lesson, ("", "my order order --seed 3 --d-model 6",
+                                  "--d-model 16 my order --seed 43", "--seed 43"))
 def print_table(words, ids, table):
     """Print every row of the table with its ID, marking the rows the text looks up."""
     _say(f"token ids: {ids}", 12)
@@ -1324,6 +1334,8 @@ def print_table(words, ids, table):
     _explain_minus_zero(table)
 
 
+@_view("--one-hot", _LESSON + ("--svg",), "show that one-hot x table gives the very "
+       "rows the lookup reads", _read_lesson, ("", "my --seed 43"))
 def print_one_hot(words, ids, table):
     """Print each token's one-hot vector, its product with the table, and its row."""
     n_rows, width = len(table), len(table[0])
@@ -1353,6 +1365,8 @@ def _read_learning(words, args):
     return words, ids, table, _padding_row(args)
 
 
+@_view("--learn", _LESSON, "take one gradient step for the text: only its rows move",
+       _read_learning, ("my order order", "--d-model 9 <pad> late --padding-idx 0"))
 def print_learning(words, ids, table, padding_idx):
     """Take one gradient step for the text; print which rows moved, and how far."""
     ones = [1.0] * len(table[0])  # the toy loss's d(sum) / d(number), each 1
@@ -1391,6 +1405,18 @@ def _read_sizes(words, args):
     return sizes[0], sizes[1]
 
 
+def _bytes(n):
+    """Write a byte count in bytes, kB, MB, GB... (powers of 1,000)."""
+    if n < 1000:
+        return f"{n} bytes"
+    for unit in ("kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"):
+        n /= 1000
+        if round(n, 1) < 1000 or unit == "YB":  # 999.96 kB would show as 1,000.0 kB
+            return f"{n:,.1f} {unit}"
+
+
+@_view("--params", ("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
+       "(default: 128000 4096)", _read_sizes, ("", "50257 768", "50_257 0768"))
 def print_params(vocab_size, d_model):
     """Print the table's parameter count and memory, then real models' tables."""
     count = param_count(vocab_size, d_model)
@@ -1427,6 +1453,8 @@ def _trained(seed, epochs=TRAIN_EPOCHS, order=None):
     return _TRAINED[key]
 
 
+@_view("--train", ("--seed",), "train word vectors: refund ~ return, before and after",
+       _read_seed, ("", "--seed 7"))
 def print_training(seed):
     """Print refund's similarities before and after training, then other ID orders."""
     vocab, after = _trained(seed)
@@ -1460,6 +1488,8 @@ def _print_id_orders(seed, vocab, table):
           all(best[0][0] == "return" for best in found))
 
 
+@_view("--context", ("--seed",), "show attention giving bank a new vector in each of "
+       "two sentences", _read_seed, ("", "--seed 40"))
 def print_context(seed):
     """Print bank's row before and after attention, in two sentences of two senses."""
     vocab, table = _trained(seed)
@@ -1496,6 +1526,9 @@ def _read_query(words, args):
     return query, _seed_of(args)
 
 
+@_view("--search", ("WORDS", "--seed"), "rank the training sentences by sentence "
+       "vector; WORDS: a query, in CORPUS's 56 words", _read_query,
+       ("", "please return the shoes --seed 7"))
 def print_search(query, seed):
     """Print the query's token and sentence vectors, then the corpus's best matches."""
     vocab, table = _trained(seed)
@@ -1524,6 +1557,8 @@ def _read_positions(words, args):
     return words, ids, table, make_table(N_POSITIONS, d_model, seed + 1), seed
 
 
+@_view("--positions", _WORDS, "add position rows to token rows; show what order does",
+       _read_positions, ("", "my order order", "refund is late --d-model 8 --seed 5"))
 def print_positions(words, ids, table, positions, seed):
     """Print each token's input: its row plus its position's; then what order does."""
     inputs = embed(ids, table, positions)
@@ -1582,6 +1617,8 @@ def _read_rope(words, args):
     return (table[ids[0]],)
 
 
+@_view("--rope", _WORDS, "positions computed, not learned: sinusoids, and RoPE's "
+       "scores", _read_rope, ("", "late --d-model 8 --seed 5"))
 def print_rope(row):
     """Print the sinusoids' shift rule and sizes, then RoPE's scores: how far, not where."""
     d = len(row)
@@ -1630,6 +1667,9 @@ def _read_batch(words, args):
             make_table(N_POSITIONS, d_model, seed + 1), seed)
 
 
+@_view("--batch", _WORDS, "pad texts, split by commas, into one batch; show that the "
+       "mask, and positions from it, change no token's vector", _read_batch,
+       ("", "late, my order is late --seed 7"))
 def print_batch(texts, batch, table, positions, seed):
     """Pad the texts both ways; print IDs, masks, and whether attention keeps each vector."""
     right, left = (pad_batch(batch, side=side) for side in ("right", "left"))
@@ -1705,6 +1745,11 @@ def _read_vocab(args):
                          "of Hugging Face's gpt2") from None
 
 
+@_view("--tokens", ("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
+       "into byte-level BPE tokens learned from CORPUS, or GPT-2's (--vocab); show their "
+       "bytes and rows", _read_tokens, ("", "refund my parcel --merges 50",  # split as bash
+                                        "monsoon rain 42 times --d-model 2",  # splits them
+                                        "river --merges 0"))
 def print_tokens(text, merges, table, seed, gpt2):
     """Print the text's BPE tokens (bytes, row); with a space before it; unused rows."""
     if gpt2 is not None:
@@ -1765,6 +1810,9 @@ def _read_bpe(words, args):
     return merges, make_table(rows, d_model, seed)
 
 
+@_view("--bpe", ("--merges", "--seed", "--d-model"), "what the merges do to the table: "
+       "rows no training touches, more merges, no <unk>", _read_bpe,
+       ("", "--merges 0", "--merges 20 --d-model 2 --seed 3"))
 def print_bpe(merges, table):
     """Print what merges do to the table: unused rows, lengths, <unk>, special tokens."""
     vocab, seen = token_bytes(merges), _seen(merges)
@@ -1824,13 +1872,6 @@ def _print_untouched(table, seen):
     print(f"special tokens come from code: no text encodes to ID {len(table)}, the next")
     print(f"  after the {'last merge' if len(table) > 256 else '256 bytes'} "
           f"(the corpus's highest is {max(seen)})")
-
-
-def _read_names(words, args):
-    """Read --copy's or --exercise's names and build their source."""
-    if args["view"] == "--exercise":
-        return (exercise(*words or []),)
-    return (snippet(*words or [], checked=bool(args["checked"])),)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -2325,6 +2366,21 @@ def _snippet_header(names, about, needed):
     return text + (f"{examples}\n\"\"\"" if examples else "") + "\n"
 
 
+def _read_names(words, args):
+    """Read --copy's or --exercise's names and build their source."""
+    if args["view"] == "--exercise":
+        return (exercise(*words or []),)
+    return (snippet(*words or [], checked=bool(args["checked"])),)
+
+
+@_view("--exercise", ("WORDS",), "print functions with their bodies left to write, one "
+       "worksheet; WORDS: their names", _read_names, ("cosine",))
+@_view("--copy", ("WORDS", "--checked"), "print paste-ready source; WORDS: functions or "
+       "constants to copy", _read_names, ("lookup CORPUS", "search --checked"))
+def _print_source(source):
+    _print_utf8(source)
+
+
 # --- the command line ------------------------------------------------------------
 
 # The options a view may take: (metavar, help); a metavar of None is a flag.
@@ -2342,62 +2398,6 @@ OPTIONS = {
                       f"{BPE_MERGES}); it stops early when no pair is left"),
     "--vocab": ("FILE", "with --tokens: GPT-2's own merges, from its vocab.bpe or "
                         "Hugging Face's merges.txt; shows GPT-2's tokens and IDs"),
-}
-_LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
-
-
-# A view: the WORDS and options it takes, its help, read(words, args), which turns
-# them into show(*inputs)'s inputs or refuses them in one line, and the command
-# lines that show it at work (CI runs each on every Python)
-View = collections.namedtuple("View", "takes help read show examples")
-
-
-# One per view, by its flag (None: no flag, the lesson's view).
-_WORDS = ("WORDS", "--seed", "--d-model")
-VIEWS = {
-    None: View(_LESSON + ("--svg",), "", _read_lesson, print_lookup, (
-        "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1")),
-    "--table": View(_LESSON + ("--svg",), "print every row, marking the rows the text "
-                    "looks up", _read_lesson, print_table, ("", "my order order --seed 3 "
-                    "--d-model 6", "--d-model 16 my order --seed 43", "--seed 43")),
-    "--one-hot": View(_LESSON + ("--svg",), "show that one-hot x table gives the very "
-                      "rows the lookup reads", _read_lesson, print_one_hot,
-                      ("", "my --seed 43")),
-    "--learn": View(_LESSON, "take one gradient step for the text: only its rows move",
-                    _read_learning, print_learning,
-                    ("my order order", "--d-model 9 <pad> late --padding-idx 0")),
-    "--params": View(("WORDS",), "count a table's parameters; WORDS: VOCAB_SIZE D_MODEL "
-                     "(default: 128000 4096)", _read_sizes, print_params,
-                     ("", "50257 768", "50_257 0768")),
-    "--train": View(("--seed",), "train word vectors: refund ~ return, before and after",
-                    _read_seed, print_training, ("", "--seed 7")),
-    "--context": View(("--seed",), "show attention giving bank a new vector in each of "
-                      "two sentences", _read_seed, print_context, ("", "--seed 40")),
-    "--search": View(("WORDS", "--seed"), "rank the training sentences by sentence "
-                     "vector; WORDS: a query, in CORPUS's 56 words", _read_query,
-                     print_search, ("", "please return the shoes --seed 7")),
-    "--positions": View(_WORDS, "add position rows to token rows; show what order does",
-                        _read_positions, print_positions, (
-                            "", "my order order", "refund is late --d-model 8 --seed 5")),
-    "--rope": View(_WORDS, "positions computed, not learned: sinusoids, and RoPE's "
-                   "scores", _read_rope, print_rope, ("", "late --d-model 8 --seed 5")),
-    "--batch": View(_WORDS, "pad texts, split by commas, into one batch; show that the "
-                    "mask, and positions from it, change no token's vector", _read_batch,
-                    print_batch, ("", "late, my order is late --seed 7")),
-    "--tokens": View(("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
-                     "into byte-level BPE tokens learned from CORPUS, or GPT-2's "
-                     "(--vocab); show their bytes and rows", _read_tokens, print_tokens, (
-                         "", "refund my parcel --merges 50",  # split as bash splits
-                         "monsoon rain 42 times --d-model 2", "river --merges 0")),  # them
-    "--bpe": View(("--merges", "--seed", "--d-model"), "what the merges do to the table: "
-                  "rows no training touches, more merges, no <unk>", _read_bpe, print_bpe,
-                  ("", "--merges 0", "--merges 20 --d-model 2 --seed 3")),
-    "--copy": View(("WORDS", "--checked"), "print paste-ready source; WORDS: functions or "
-                   "constants to copy", _read_names, lambda source: _print_utf8(source),
-                   ("lookup CORPUS", "search --checked")),
-    "--exercise": View(("WORDS",), "print functions with their bodies left to write, one "
-                       "worksheet; WORDS: their names", _read_names, lambda s: _print_utf8(s),
-                       ("cosine",)),
 }
 
 
