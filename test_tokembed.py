@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 import types
+import unicodedata
 import xml.etree.ElementTree as ElementTree
 from fractions import Fraction
 
@@ -309,34 +310,71 @@ def test_split_words_loses_nothing():
     assert all("".join(split_words(text)) == text for text in texts)
 
 
-def test_split_words_is_gpt2s_split():
-    """It is regex.findall of GPT-2's pattern, on characters that Unicode 3.2 and the
-    regex module class alike (a check skipped when regex is not installed): 1,500
-    texts here, and White_Space's 25 and a sample of the rest; .ci/run checks every
-    code point's class."""
+def kind_of(char):
+    """A character's class as the split patterns see it: a space, letter, number..."""
+    letter = tokembed._class_letter(char)
+    return ("space" if letter in " \t\r\n" else "letter" if letter in tokembed.LETTERS
+            else "number" if letter == "0" else "other")
+
+
+# Each split's pattern as tiktoken has it (tiktoken_ext/openai_public.py)
+PATTERNS = {
+    "split_words": r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+    "split_cl100k": r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"
+                    r"| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
+    "split_o200k": "|".join([
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
+        r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+        r"\p{N}{1,3}", r" ?[^\s\p{L}\p{N}]+[\r\n/]*", r"\s*[\r\n]+", r"\s+(?!\S)", r"\s+"]),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def texts_classed_alike():
+    """1,500 random texts and a few of every kind, each cut down to the characters
+    that Unicode 3.2 and the regex module class alike, case included."""
     regex = pytest.importorskip("regex")
-    pattern = regex.compile(r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+"
-                            r"|\s+(?!\S)|\s+")
-    def kind(char):
-        return next((name for name, test in (("space", r"\s"), ("letter", r"\p{L}"),
-                                              ("number", r"\p{N}"))
-                     if regex.match(test, char)), "other")
+    tests = [regex.compile(t) for t in (r"\s", r"\p{L}", r"\p{N}", r"\p{Lu}", r"\p{Ll}",
+                                        r"\p{Lt}", r"\p{M}")]
+    @functools.lru_cache(maxsize=None)
+    def same(char):
+        letter, category = tokembed._class_letter(char), unicodedata.ucd_3_2_0.category(char)
+        ours = [kind_of(char) == "space", kind_of(char) == "letter", letter == "0",
+                category == "Lu", letter in "afsdmtlvre", category == "Lt", letter == "k"]
+        return [bool(test.match(char)) for test in tests] == ours
     rng = random.Random(3)
     texts = [random_text(rng, rng.randrange(40)) for _ in range(1500)]
-    texts = ["".join(c for c in text if kind(c) == tokembed._char_kind(c)) for text in texts]
-    assert all(pattern.findall(text) == split_words(text) for text in texts)
+    texts += ["I'LL DON'T we'Ve 1234567 x\n\n  y \r\n", "HELLOWorld's naïve/path\n"]
+    return ["".join(c for c in text if same(c)) for text in texts]
+
+
+@pytest.mark.parametrize("name", PATTERNS)
+def test_each_split_is_its_vocabularys_own(name):
+    """Each is regex.findall of its vocabulary's pattern, on characters that Unicode
+    3.2 and the regex module class alike (a check skipped when regex is not
+    installed), and White_Space's 25 and a sample of the rest; .ci/run checks every
+    code point's class, and tiktoken's IDs on thousands of texts."""
+    regex = pytest.importorskip("regex")
+    pattern, split = regex.compile(PATTERNS[name]), getattr(tokembed, name)
+    texts = texts_classed_alike()
+    assert [split(text) for text in texts] == [pattern.findall(text) for text in texts]
     sample = set(map(chr, range(0, 0x110000, 251))) | tokembed.WHITE_SPACE
     assert {c for c in sample if regex.match(r"\s", c)} == tokembed.WHITE_SPACE
+
+
+# what _class_letter gives all 1,114,112 code points, as CPython 3.8 and 3.13 give it
+CLASSES_SHA256 = "ab60cb1d0b40f3100b62f1f358c6a55344aeb0188f4cb6466b66a77626269daf"
 
 
 def test_the_classes_are_unicode_3_2s_on_every_python():
     """unicodedata.ucd_3_2_0 is frozen: every Python, Pyodide's included, classes all
     1,114,112 code points alike (11,160 differ between 3.8's and 3.13's own data)."""
     import hashlib
-    kinds = "".join(tokembed._char_kind(chr(c))[0] for c in range(0x110000))
-    assert hashlib.sha256(kinds.encode()).hexdigest() == \
-        "4ccedc27d328e442996bc3b36694815c7709a183fcc6b3724e64f46621e7e5de"
-    assert kinds.count("s") == 25  # White_Space
+    letters = "".join(map(tokembed._class_letter, map(chr, range(0x110000))))
+    assert hashlib.sha256(letters.encode()).hexdigest() == CLASSES_SHA256
+    assert sum(letters.count(c) for c in " \t\r\n") == 25  # White_Space
 
 
 @pytest.mark.parametrize("args, expected", valid("merge", [
@@ -674,15 +712,17 @@ def test_gpt2s_bytes_are_numbered_in_its_printable_order(byte, name, gpt2_id):
     ("Ġ t\n", "line 1 is '\\u0120 t', not #version"),
     ("IQ== 0\nIg== 1\n", "line 1 is 'IQ== 0', not #version"),  # tiktoken's
     ("", "line 1 is '', not #version"),
-    ("#version: 0.2\nĠ t\nĠt he\n", "line 3: no merge of two tokens made before it: "
-                                 "'\\u0120t he'"),  # he: no line made it
-    ("#version: 0.2\nĠ t x\n", "line 2: no merge of two tokens made before it: "
-                               "'\\u0120 t x'"),
-    ("#version: 0.2\n\n", "line 2: no merge of two tokens made before it: ''"),
-    ("#version: 0.2\na \u00e9\u20ac\n", "line 2: no merge of two tokens made before it: "
-                                    "'a \\xe9\\u20ac'"),  # no byte is written \u20ac
-    ("#version: 0.2\na\tb\n", "line 2: no merge of two tokens made before it: "
-                             "'a\\tb'"),
+    ("#version: 0.2\nĠ t\nĠt he\n", "line 3: '\\u0120t he' merges no two tokens made "
+                                 "before it"),  # he: no line made it
+    ("#version: 0.2\nĠ t x\n", "line 2: '\\u0120 t x' merges no two tokens made before it"),
+    ("#version: 0.2\n\n", "line 2: '' merges no two tokens made before it"),
+    ("#version: 0.2\na \u00e9\u20ac\n", "line 2: 'a \\xe9\\u20ac' merges no two tokens "
+                                    "made before it"),  # no byte is written \u20ac
+    ("#version: 0.2\na\tb\n", "line 2: 'a\\tb' merges no two tokens made before it"),
+    # issue 34.4: a merge listed twice, and two merges that make one token, would give
+    # one text two encodings; now refused at the line
+    ("#version: 0.2\na b\na b\n", "line 3: 'a b' makes 'ab', made before it"),
+    ("#version: 0.2\na b\nb c\nab c\na bc\n", "line 5: 'a bc' makes 'abc', made before it"),
 ])
 def test_read_merges_names_the_line_that_is_wrong(lines, message, tmp_path):
     path = tmp_path / "vocab.bpe"
@@ -692,13 +732,33 @@ def test_read_merges_names_the_line_that_is_wrong(lines, message, tmp_path):
 
 def test_read_merges_reads_merges_that_build_on_each_other(tmp_path):
     """GPT-2's letters for the bytes, a merge of merges, a CRLF file as a text
-    file has it on Windows; and the lesson view reads them as the module does."""
+    file has it on Windows, a byte-order mark (issue 34.10), an open file's lines
+    with their ends (34.8); and the lesson view reads them as the module does."""
     path = tmp_path / "merges.txt"
-    path.write_bytes("#version: 0.2\r\nĠ t\r\nĠt h\r\nĊ Ċ\r\nĠth ĊĊ\r\n".encode())
+    path.write_bytes("\ufeff#version: 0.2\r\nĠ t\r\nĠt h\r\nĊ Ċ\r\nĠth ĊĊ\r\n".encode())
     merges = read_merges(str(path))
     assert merges == ((32, 116), (256, 104), (10, 10), (257, 258))
     assert token_bytes(merges)[256:] == [b" t", b" th", b"\n\n", b" th\n\n"]
     assert lesson_copy("read_merges").read_merges(str(path)) == merges
+    with open(path, encoding="utf-8-sig", newline="") as file:
+        assert read_merges(file) == merges
+    assert read_merges(pathlib.Path(path)) == read_merges(os.fsencode(path)) == merges
+
+
+@pytest.mark.parametrize("lines, shown", [
+    ([None], "None"), ([b"#version: 0.2"], "b'#version: 0.2'"), (None, "None"), (5, "5"),
+    (["#version: 0.2", 3], "3")])
+def test_read_merges_refuses_lines_that_are_not_str_in_its_own_words(lines, shown):
+    """Issue 34.8: not Python's AttributeError, or TypeError about a method."""
+    refuses(lambda: read_merges(lines), TypeError,
+            f"give a file's path, or its lines as str, not {shown}")
+
+
+def test_a_merges_file_that_is_not_utf8_names_the_file_and_line(tmp_path):
+    """Issue 34.11."""
+    path = tmp_path / "vocab.bpe"
+    path.write_bytes(b"#version: 0.2\n\xc4\xa0 t\nt \xff\n")
+    refuses(lambda: read_merges(str(path)), ValueError, f"{path}: line 3 is not UTF-8")
 
 
 # Published examples of GPT-2's IDs, each with its source
@@ -753,6 +813,110 @@ def test_cli_tokens_shows_gpt2s_own_tokens(capsys):
         ["245", "b'\\x97'", "\u0139"]]
     assert "GPT-2's IDs: [12520, 97, 245, 23748]" in lines
     assert "bpe_encode's, where a byte's ID is its value: [12520, 164, 151, 23748]" in lines
+
+
+# --- claim: real vocabularies hold 100,000+ tokens: a rank is a merge's order -----------
+
+BYTE_RANKS = {bytes([b]): b for b in range(256)}  # 256 tokens, each byte its own ID
+
+
+def ranks_with(*tokens):
+    """BYTE_RANKS and then each token, with IDs from 256 on, as a tiktoken file has them."""
+    return {**BYTE_RANKS, **{token: 256 + k for k, token in enumerate(tokens)}}
+
+
+@pytest.mark.parametrize("args, expected", valid("split_cl100k", [
+    (("I'LL DON'T we'Ve",), ["I", "'LL", " DON", "'T", " we", "'Ve"]),  # any case
+    (("it'\u017f",), ["it", "'\u017f"]),  # the long s: an s to (?i)
+    (("1234567",), ["123", "456", "7"]),  # digits in threes, no space before them
+    ((" 42",), [" ", "42"]),
+    (("end!\n\nx",), ["end", "!\n\n", "x"]),  # a newline kept with the punctuation
+    (("a\n\n  b",), ["a", "\n\n", " ", " b"]),
+    (("a \n\t",), ["a", " \n\t"]),  # spaces at the very end: one piece
+    ((" $hello",), [" $", "hello"]), (("$hello",), ["$hello"]),  # one sign before a word
+    (("",), []),
+]))
+def test_split_cl100k_cuts_where_gpt4_cuts(args, expected):
+    """cl100k_base's pattern, as tiktoken has it; each case checked with tiktoken."""
+    assert tokembed.split_cl100k(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", valid("split_o200k", [
+    (("helloWorld's",), ["hello", "World's"]),  # an upper-case run, then lower case
+    (("HELLOWorld",), ["HELLOWorld"]), (("JSON",), ["JSON"]),
+    (("I'LL",), ["I'LL"]),  # the contraction goes with the word
+    (("a/b c//d",), ["a", "/b", " c", "//", "d"]),  # / kept with punctuation
+    (("\u0939\u093f\u0928\u094d\u0926\u0940 x",), ["\u0939\u093f\u0928\u094d\u0926\u0940",
+                                                   " x"]),  # marks inside a word
+    (("1234567",), ["123", "456", "7"]), (("",), []),
+]))
+def test_split_o200k_cuts_where_gpt4o_cuts(args, expected):
+    assert tokembed.split_o200k(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", valid("rank_encode", [
+    (("abc", ranks_with(b"bc", b"ab")), [97, 256]),  # bc's rank is lower: it goes first
+    (("abc", ranks_with(b"ab", b"bc")), [256, 99]),
+    (("aaa", ranks_with(b"aa")), [256, 97]),  # a tie: the leftmost pair
+    (("aaaa", ranks_with(b"aa", b"aaaa")), [257]),  # aa, aa, then aaaa
+    (("xyz", ranks_with(b"xyz")), [256]),  # a piece that is a token is taken whole
+    (("a b", ranks_with(b"a ")), [97, 32, 98]),  # no merge reaches across two pieces
+    (("a b", ranks_with(b" b")), [97, 256]),
+    (("\u00e9", ranks_with(b"\xc3\xa9")), [256]), (("", BYTE_RANKS), []),
+    (("a'LL", ranks_with(b"'LL"), tokembed.split_cl100k), [97, 256]),
+]))
+def test_rank_encode_merges_the_lowest_rank_first(args, expected):
+    """tiktoken's byte-pair merge: the pair whose bytes joined have the lowest rank,
+    the leftmost of a tie, until no pair joins into a token."""
+    assert tokembed.rank_encode(*args) == expected
+
+
+def test_rank_encode_is_bpe_encode_where_the_ranks_are_the_merges():
+    """A merge list is a rank table: merge k makes ID 256 + k, so the corpus's merges,
+    as ranks, encode every text as bpe_encode does."""
+    ranks = {token: i for i, token in enumerate(BYTES)}
+    rng = random.Random(5)
+    texts = CORPUS + [random_text(rng, rng.randrange(30)) for _ in range(300)]
+    texts = [text.encode("utf-8", "replace").decode("utf-8") for text in texts]
+    assert [tokembed.rank_encode(t, ranks) for t in texts] == [bpe_encode(t, MERGES)
+                                                               for t in texts]
+
+
+def tiktoken_lines(*tokens):
+    """A tiktoken file's lines: each byte, then each token, in base64 with its rank."""
+    import base64
+    return [f"{base64.b64encode(token).decode()} {rank}"
+            for token, rank in ranks_with(*tokens).items()]
+
+
+@pytest.mark.parametrize("lines, message", [
+    (tiktoken_lines()[:255], "byte 0xff is no token"),  # a text starts as bytes
+    (tiktoken_lines()[1:], "line 1: 'AQ== 1' is not token 0 in base64"),  # a gap
+    (tiktoken_lines(b"ab") + ["YWI= 257"], "line 258: 'YWI= 257' is not token 257 in "
+     "base64"),  # ab twice
+    (tiktoken_lines() + ["YWI= 257"], "line 257: 'YWI= 257' is not token 256 in base64"),
+    (tiktoken_lines() + ["YWJj 256"], "line 257: 'YWJj 256' is no two tokens made "
+     "before it"),  # abc, with neither ab nor bc
+    (tiktoken_lines() + ["!!! 256"], "line 257: '!!! 256' is not token 256 in base64"),
+    (["#version: 0.2", "a b"], "line 1: '#version: 0.2' is not token 0 in base64"),
+    ([], "line 1: '' is not token 0 in base64"),
+])
+def test_read_ranks_names_the_line_that_is_wrong(lines, message, tmp_path):
+    """A file that is not a tiktoken file, a gap in its ranks, a twin, a token no merge
+    of two earlier ones makes, a byte with no ID: refused, naming the line."""
+    refuses(lambda: tokembed.read_ranks(lines), ValueError, message)
+    path = tmp_path / "x.tiktoken"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    refuses(lambda: tokembed.read_ranks(str(path)), ValueError, f"{path}: {message}")
+
+
+def test_read_ranks_reads_a_tiktoken_file(tmp_path):
+    """Its ranks, as tiktoken's load_tiktoken_bpe reads them; a CRLF file with a
+    byte-order mark too; and the lesson view reads them as the module does."""
+    path = tmp_path / "x.tiktoken"
+    path.write_bytes(("\ufeff" + "\r\n".join(tiktoken_lines(b"ab", b"abc"))).encode())
+    assert tokembed.read_ranks(str(path)) == ranks_with(b"ab", b"abc")
+    assert lesson_copy("read_ranks").read_ranks(str(path)) == ranks_with(b"ab", b"abc")
 
 
 # --- claim: the lookup is a one-hot vector times the table ----------------------------
@@ -1921,6 +2085,13 @@ CHECKS = {  # checker: [(function, call, error, message)]
         ("bpe_encode", lambda f: f("aa", [(97, 97), (97, 97)]), ValueError,
          "merges lists the pair (97, 97) twice; each pair is merged once, into one ID"),
     ],
+    "_ranks": [  # a piece starts as its bytes: a byte with no ID would be a KeyError
+        ("rank_encode", lambda f: f("a", [(97, 98)]), TypeError,
+         "ranks must be a dict of bytes to token IDs, as read_ranks returns, not "
+         "[(97, 98)]"),
+        ("rank_encode", lambda f: f("a", {b"a": 0}), ValueError,
+         "ranks has no ID for byte 0x00: each byte must be a token"),
+    ],
     "_byte_vocab": [
         ("bpe_decode", lambda f: f([0], ["a"]), TypeError,
          "vocab must be a list of bytes, one a token ID, not ['a']"),
@@ -1994,6 +2165,8 @@ REFUSED = [  # (function, call, error): each public function refuses what would 
     ("train_bpe", lambda f: f(CORPUS, True), TypeError),
     ("bpe_decode", lambda f: f([356], BYTES), IndexError),
     ("gpt2_ids", lambda f: f([1.5]), TypeError),
+    ("split_cl100k", lambda f: f(b"a"), TypeError), ("split_o200k", lambda f: f(None), TypeError),
+    ("rank_encode", lambda f: f("\ud800", BYTE_RANKS), ValueError),
 ]
 REFUSED_IDS = [f"{name} {k}" for k, (name, _, _) in enumerate(REFUSED)]
 
@@ -2735,9 +2908,9 @@ def test_the_lesson_view_computes_what_the_checked_view_does(valid_case):
 
 def test_every_public_function_has_valid_cases():
     # the figure's and the file's functions are held to their copies below; read_merges
-    # reads a file, and its lesson view is held to the module's on one
-    assert {name for name, _ in VALID} >= set(FUNCTIONS) - {"colour", "svg_figure",
-                                                            "write_svg", "read_merges"}
+    # and read_ranks read a file, and their lesson views are held to the module's on one
+    assert {name for name, _ in VALID} >= set(FUNCTIONS) - {
+        "colour", "svg_figure", "write_svg", "read_merges", "read_ranks"}
 
 
 def module_tree():
@@ -2770,7 +2943,7 @@ def test_check_lines_come_first_and_nothing_after_them_calls_a_checker():
                  and node.name in tokembed.__all__ and not tokembed._check_lines(node)}
     # exercise's names go through _copyable, as snippet's; the other two take no
     # argument to check, or a path that open() checks
-    assert unchecked == {"exercise", "gpt2_bytes", "read_merges"}
+    assert unchecked == {"exercise", "gpt2_bytes", "read_merges", "read_ranks"}
 
 
 RULE = """
@@ -2819,7 +2992,10 @@ def test_checkers_are_named_and_flat():
 
 TEACHING = {  # function: the comment on each check its lesson view keeps
     "lookup": ["table[-1] would quietly read the last row"],
-    "read_merges": ["as GPT-2's"],
+    "read_merges": ["as GPT-2's", "a merge builds on those before",
+                    "one token, two IDs: which would encoding give?"],
+    "read_ranks": ["no gap or twin", "a token past a byte merges two made before it",
+                   "a text starts as bytes: each must be a token"],
     "dot": ["zip would quietly drop the longer one's tail"],
     "sgns_step": ["zip would quietly cut the longer short"],
     "cosine": ["0 / 0 would fail with no word of why"],

@@ -38,12 +38,16 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "masked_attend", "logits", "colour", "svg_figure", "write_svg",
            "snippet", "exercise", "split_words", "merge", "train_bpe",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
-           "gpt2_bytes", "gpt2_ids", "read_merges", "head_gradient"]
+           "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
+           "split_cl100k", "split_o200k", "rank_encode", "VOCABULARIES",
+           "head_gradient"]
 
+import binascii
 import collections
 import math
 import os
 import random
+import re
 import sys
 import unicodedata
 
@@ -154,21 +158,16 @@ def lookup(table, ids):
 
 # --- claim: the first arrow, made real: byte-level BPE, as in GPT-2 ----------
 
-# GPT-2's split, from openai/gpt-2's src/encoder.py, scanned by hand below:
-# 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
-CONTRACTIONS = ("'s", "'t", "'re", "'ve", "'m", "'ll", "'d")
-WHITE_SPACE = frozenset(  # its \s, as the regex module has it: Unicode's own
+# Each vocabulary cuts text with a pattern of its own before it merges; GPT-2's
+# (openai/gpt-2's src/encoder.py) is 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+|
+#  ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+, run here by re over a letter for each
+# character's class, so that every Python cuts alike.
+WHITE_SPACE = frozenset(  # \s, as the regex module has it: Unicode's own
     "\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"  # White_Space
     + "".join(map(chr, range(0x2000, 0x200B))))  # (Unicode's PropList.txt)
+GPT2 = (r"'s|'t|'re|'ve|'m|'ll|'d| ?[AaofSDMTLVREsdmtlvre]+| ?0+"
+        r"| ?[^\sAaofSDMTLVREsdmtlvre0]+|\s+(?!\S)|\s+")  # \p{L}: the letters
 BPE_MERGES = 100  # the lesson's size: GPT-2 learned 50,000
-
-
-def _char_kind(char):
-    """Class a character as GPT-2's pattern does: a space, letter, number..."""
-    if char in WHITE_SPACE:
-        return "space"
-    category = unicodedata.ucd_3_2_0.category(char)  # Unicode 3.2's: frozen
-    return {"L": "letter", "N": "number"}.get(category[0], "other")
 
 
 def split_words(text):
@@ -178,22 +177,25 @@ def split_words(text):
     ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
     """
     text = _text("text", text, None)
-    pieces, i = [], 0
-    while i < len(text):  # a contraction; or a run of a kind, a space first
-        end = next((i + len(c) for c in CONTRACTIONS if text.startswith(c, i)),
-                   None)
-        if end is None:  # a space before a word goes with it
-            after = text[i + 1:i + 2]
-            spaced = text[i] == " " and after not in ("", *WHITE_SPACE)
-            kind = _char_kind(text[i + spaced])
-            end = i + spaced + 1
-            while end < len(text) and _char_kind(text[end]) == kind:
-                end += 1
-            if kind == "space" and end < len(text) and end - i > 1:
-                end -= 1  # the last space before a word goes with the word
-        pieces.append(text[i:end])
-        i = end
-    return pieces
+    return _split(GPT2, text)
+
+
+def _split(pattern, text):
+    """Cut text where pattern cuts the string of its characters' classes."""
+    classes = text.translate({ord(c): _class_letter(c) for c in set(text)})
+    return [text[m.start():m.end()] for m in re.finditer(pattern, classes)]
+
+
+def _class_letter(char):
+    """Write a character as its class, by Unicode 3.2's frozen ones: a letter
+    is A (upper), a (lower), o (other) or f (ſ, an s to (?i)); k is a mark, 0
+    a number, \t a space; what the patterns name stays; # is the rest."""
+    if char in " \r\n'/sdmtlvreSDMTLVRE":
+        return char
+    category = unicodedata.ucd_3_2_0.category(char)
+    return "\t" if char in WHITE_SPACE else "f" if char == "\u017f" else {
+        "Lu": "A", "Lt": "A", "Ll": "a"}.get(category, {
+            "L": "o", "M": "k", "N": "0"}.get(category[0], "#"))
 
 
 def merge(ids, pair, new_id):
@@ -322,25 +324,167 @@ def read_merges(path):
     >>> read_merges(["#version: 0.2", "Ġ t", "Ġt h"])  # " t", then " th"
     ((32, 116), (256, 104))
     """
-    name, lines = "the merges", path
-    if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
-        with open(path, encoding="utf-8") as file:
-            name, lines = path, file.read().splitlines()
-    lines = list(lines) or [""]  # an empty file: one empty line
+    where, lines = _lines(path)
     if not lines[0].startswith("#version"):  # as GPT-2's
-        raise ValueError(f"{name}: line 1 is {lines[0][:40]!a}, not #version")
+        raise ValueError(f"{where}line 1 is {lines[0][:40]!a}, not #version")
     made = {letter: b for b, letter in gpt2_bytes().items()}  # a token: its ID
     merges = []
     for number, line in enumerate(lines[1:], 2):
-        try:  # two tokens, in gpt2_bytes' letters, each made before: merges
-            a, b = line.split(" ")  # build on each other
-            pair = made[a], made[b]
-        except (ValueError, KeyError):
-            raise ValueError(f"{name}: line {number}: no merge of two tokens "
-                             f"made before it: {ascii(line[:40])}") from None
+        a, _, b = line.partition(" ")  # two tokens, each made before it
+        said = f"{where}line {number}: {line[:40]!a}"
+        if a not in made or b not in made:  # a merge builds on those before
+            raise ValueError(f"{said} merges no two tokens made before it")
+        if a + b in made:  # one token, two IDs: which would encoding give?
+            raise ValueError(f"{said} makes {a + b!a}, made before it")
         made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
-        merges.append(pair)
+        merges.append((made[a], made[b]))
     return tuple(merges)  # a tuple: bpe_encode checks it once, not each call
+
+
+def _lines(path):
+    """Return where a message is to say the lines are, and the lines: those of
+    a file's path, or as given, their ends left off."""
+    if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
+        where = f"{os.fsdecode(path)}: "
+        with open(path, "rb") as file:
+            data = file.read()
+        try:  # a byte-order mark is no part of the first line
+            return where, data.decode("utf-8-sig").splitlines() or [""]
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise ValueError(f"{where}line {line} is not UTF-8") from None
+    iterable = hasattr(path, "__iter__") and not isinstance(path, dict)
+    lines = list(path) if iterable else [path]  # an open file's, read once
+    odd = [line for line in lines if not isinstance(line, str)]
+    if odd:
+        raise TypeError(f"give a file's path, or its lines as str, not "
+                        f"{_shown(odd[0])}")
+    return "", [line.rstrip("\r\n") for line in lines] or [""]
+
+
+# --- claim: real vocabularies hold 100,000+ tokens: a rank is a merge's order
+
+def read_ranks(path):
+    """Read a tiktoken file's {token's bytes: ID}: a token in base64 and its
+    rank, a line. Merge k makes ID 256 + k, so a list of merges is a rank
+    table too, in the order training made the tokens.
+
+    >>> import base64
+    >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}"
+    ...          for b in range(256)]  # each byte, first: IDs 0 to 255
+    >>> read_ranks(lines + ["YWI= 256"])[b"ab"]  # YWI= is ab in base64
+    256
+    """
+    where, lines = _lines(path)
+    ranks = {}
+    for number, line in enumerate(lines, 1):
+        token, _, rank = line.partition(" ")
+        at = f"{where}line {number}: {line[:40]!a}"
+        try:
+            token, rank = binascii.a2b_base64(token), int(rank)
+        except (binascii.Error, ValueError):
+            token = rank = None  # refused below
+        if not token or rank != len(ranks) or token in ranks:  # no gap or twin
+            raise ValueError(f"{at} is not token {len(ranks)} in base64")
+        made = len(token) == 1 or any(token[:k] in ranks and token[k:] in ranks
+                                      for k in range(1, len(token)))
+        if not made:  # a token past a byte merges two made before it
+            raise ValueError(f"{at} is no two tokens made before it")
+        ranks[token] = rank
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:  # a text starts as bytes: each must be a token
+        raise ValueError(f"{where}byte {missing[0]:#04x} is no token")
+    return ranks
+
+
+# The vocabularies of GPT-4 and GPT-4o cut text with patterns of their own
+# (tiktoken_ext/openai_public.py), run as GPT2 is: in class letters.
+LETTERS = "AaofSDMTLVREsdmtlvre"  # \p{L}, as in GPT2
+UPPER = "AokSDMTLVRE"  # [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+LOWER = "aokfsdmtlvre"  # [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+ANY_CASE = r"(?i:'[sf]|'t|'re|'ve|'m|'ll|'d)"  # contractions, in any case
+# cl100k_base (GPT-4): '(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|
+# \p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s
+# (re has no ++ before Python 3.11; here + finds the same, and $ is \Z)
+CL100K = (rf"{ANY_CASE}|[^\r\n{LETTERS}0]?[{LETTERS}]+|0{{1,3}}"
+          rf"| ?[^\s{LETTERS}0]+[\r\n]*|\s+\Z|\s*[\r\n]|\s+(?!\S)|\s")
+# o200k_base (GPT-4o): [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*
+# [\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?
+# [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*
+# (?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|
+# \s*[\r\n]+|\s+(?!\S)|\s+
+O200K = (rf"[^\r\n{LETTERS}0]?[{UPPER}]*[{LOWER}]+{ANY_CASE}?"
+         rf"|[^\r\n{LETTERS}0]?[{UPPER}]+[{LOWER}]*{ANY_CASE}?"
+         rf"|0{{1,3}}| ?[^\s{LETTERS}0]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+
+
+def split_cl100k(text):
+    """Cut text where GPT-4's cl100k_base cuts it: 'LL in any case, digits in
+    threes, a newline kept with the punctuation before it.
+
+    >>> split_cl100k("I'LL pay 1234!\\n")
+    ['I', "'LL", ' pay', ' ', '123', '4', '!\\n']
+    """
+    text = _text("text", text, None)
+    return _split(CL100K, text)
+
+
+def split_o200k(text):
+    """Cut text where GPT-4o's o200k_base cuts it: an upper-case run, then its
+    lower-case one; marks inside words; / kept with punctuation.
+
+    >>> split_o200k("helloWorld's a/b")
+    ['hello', "World's", ' a', '/b']
+    """
+    text = _text("text", text, None)
+    return _split(O200K, text)
+
+
+def rank_encode(text, ranks, split=split_words):
+    """Turn text into token IDs as tiktoken does: in each piece, join the two
+    neighbours whose bytes joined have the lowest rank, till no two have one.
+
+    >>> rank_encode("aab", {**{bytes([b]): b for b in range(256)}, b"ab": 256})
+    [97, 256]
+    """
+    text, ranks = _utf8("text", text), _ranks(ranks)
+    pieces, encoded = split(text), {}
+    for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
+        whole = piece.encode("utf-8")  # a piece that is a token: at once
+        parts = [whole] if whole in ranks else [bytes([b]) for b in whole]
+        joined = [ranks.get(a + b, math.inf) for a, b in zip(parts, parts[1:])]
+        while joined and min(joined) < math.inf:
+            k = joined.index(min(joined))  # the lowest rank; of two, the first
+            parts[k:k + 2] = [parts[k] + parts[k + 1]]
+            near = max(k - 1, 0)  # only the pairs with the new token change
+            joined[near:k + 2] = [
+                ranks.get(a + b, math.inf)
+                for a, b in zip(parts[near:k + 2], parts[near + 1:k + 2])]
+        encoded[piece] = [ranks[part] for part in parts]
+    return [i for piece in pieces for i in encoded[piece]]
+
+
+# Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI
+# and the SHA-256 it pins (tiktoken_ext/openai_public.py); the split; the size,
+# special tokens in, and <|endoftext|>'s ID; a model that uses it
+# (MODEL_TO_ENCODING in tiktoken/model.py)
+OPENAI = "https://openaipublic.blob.core.windows.net/"
+Vocabulary = collections.namedtuple("Vocabulary",
+                                    "file sha256 split size end model")
+VOCABULARIES = {
+    "gpt2": Vocabulary(
+        "gpt-2/encodings/main/vocab.bpe",
+        "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
+        split_words, 50_257, 50_256, "GPT-2"),
+    "cl100k_base": Vocabulary(
+        "encodings/cl100k_base.tiktoken",
+        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+        split_cl100k, 100_277, 100_257, "GPT-4"),
+    "o200k_base": Vocabulary(
+        "encodings/o200k_base.tiktoken",
+        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+        split_o200k, 200_019, 199_999, "GPT-4o"),
+}
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -832,7 +976,7 @@ def logits(vector, table):
 
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
-            "_utf8", "_merges", "_byte_vocab")
+            "_utf8", "_merges", "_ranks", "_byte_vocab")
 MESSAGES = ("_shown", "_unknown")  # what the checkers write with
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
@@ -1062,6 +1206,18 @@ def _merges(merges):
         _CHECKED.clear()  # the last one alone, kept, so that its id stays its
         _CHECKED[id(merges)] = merges
     return pairs
+
+
+def _ranks(ranks):
+    """Return ranks, a dict of tokens' bytes to IDs, an ID for each byte."""
+    if not isinstance(ranks, dict):
+        raise TypeError(f"ranks must be a dict of bytes to token IDs, as "
+                        f"read_ranks returns, not {_shown(ranks)}")
+    missing = [b for b in range(256) if bytes([b]) not in ranks]
+    if missing:  # each piece starts as its bytes
+        raise ValueError(f"ranks has no ID for byte {missing[0]:#04x}: each "
+                         "byte must be a token")
+    return ranks
 
 
 def _byte_vocab(vocab):
