@@ -55,7 +55,7 @@ if (pyodide.FS.readFile("/tmp/figure.svg", { encoding: "utf8" }) !== read("figur
 // without it, or with other data, must fail here, loudly.
 const kinds = pyodide.runPython(`
 import hashlib
-hashlib.sha256("".join(tokembed._char_kind(chr(c))[0]
+hashlib.sha256("".join(tokembed._class_letter(chr(c))
                        for c in range(0x110000)).encode()).hexdigest()`);
 if (kinds !== read("kinds").trim()) fail(`classes characters differently: ${kinds}`);
 const [failed, tried] = pyodide.runPython(
