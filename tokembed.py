@@ -2030,6 +2030,23 @@ def _print_untouched(table, seen):
           f"(the corpus's highest is {max(seen)})")
 
 
+# One request in 12 languages, as --languages shows it: tokembed's own translations
+LANGUAGES = [
+    ("English", "Where is my order? I would like a refund."),
+    ("German", "Wo ist meine Bestellung? Ich h\u00e4tte gern eine R\u00fcckerstattung."),
+    ("French", "O\u00f9 est ma commande ? Je voudrais un remboursement."),
+    ("Spanish", "\u00bfD\u00f3nde est\u00e1 mi pedido? Quisiera un reembolso."),
+    ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
+    ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
+    ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
+    ("Arabic", "أين طلبي؟ أود استرداد أموالي."),
+    ("Chinese", "我的订单在哪里？我想要退款。"),
+    ("Japanese", "注文した商品はどこですか？返金をお願いします。"),
+    ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
+    ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
+]
+
+
 # --- the figure: the table as a heatmap, in SVG ------------------------------
 
 CELL_W, CELL_H = 56, 28  # a cell
