@@ -2033,9 +2033,9 @@ def _print_untouched(table, seen):
 # One request in 12 languages, as --languages shows it: tokembed's own translations
 LANGUAGES = [
     ("English", "Where is my order? I would like a refund."),
-    ("German", "Wo ist meine Bestellung? Ich h\u00e4tte gern eine R\u00fcckerstattung."),
-    ("French", "O\u00f9 est ma commande ? Je voudrais un remboursement."),
-    ("Spanish", "\u00bfD\u00f3nde est\u00e1 mi pedido? Quisiera un reembolso."),
+    ("German", "Wo ist meine Bestellung? Ich hätte gern eine Rückerstattung."),
+    ("French", "Où est ma commande ? Je voudrais un remboursement."),
+    ("Spanish", "¿Dónde está mi pedido? Quisiera un reembolso."),
     ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
     ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
     ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
