@@ -44,6 +44,7 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
 
 import binascii
 import collections
+import itertools
 import math
 import os
 import random
@@ -90,6 +91,8 @@ MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
 MAX_TEXT = 10_000  # characters --tokens splits: it prints a row for each token
+MAX_VOCAB = 16_000_000  # bytes of a --vocab file: o200k_base's is 3.6 MB
+TOKEN_ROWS = 12  # --tokens' table: the rest are counted, their IDs all listed
 MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
 # CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
 # default_max_str_digits); every Python here reads no more, for the same bytes
@@ -1346,17 +1349,39 @@ HIDDEN = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp", "Zs"}
 ISOLATES = set("\u2066\u2067\u2068\u2069")
 
 
+def _escaped(text, special='"\\'):
+    """Write text as typed, but what a terminal cannot show (\\n, \\u200b) escaped."""
+    return "".join("\\" + c if c in special else c if c == " " or not (
+        unicodedata.ucd_3_2_0.category(c) in HIDDEN or c in ISOLATES)
+        else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def _quoted(text):
-    """Quote text as typed, escaping what a terminal cannot show (\\n, \\u200b); cut if long."""
-    pieces = []
-    for char in text:
-        hidden = unicodedata.ucd_3_2_0.category(char) in HIDDEN or char in ISOLATES
-        pieces.append("\\" + char if char in '"\\' else char if char == " " or not
-                      hidden else char.encode("unicode_escape").decode("ascii"))
-    if sum(map(len, pieces)) <= 40:
+    """Quote text as typed, escaping what a terminal cannot show; cut if long."""
+    pieces = [_escaped(char) for char in text]  # cut by the columns they take
+    if sum(map(_width, pieces)) <= 40:
         return f'"{"".join(pieces)}"'
-    kept = next(k for k in range(len(pieces) + 1) if sum(map(len, pieces[:k + 1])) > 30)
+    kept = next(k for k in range(len(pieces) + 1) if sum(map(_width, pieces[:k + 1])) > 30)
     return f'"{"".join(pieces[:kept])}..." ({len(text):,} characters)'
+
+
+def _width(text):
+    """Count the columns text takes in a terminal: 2 a wide character, 0 a mark."""
+    return sum(0 if unicodedata.ucd_3_2_0.category(c) in ("Mn", "Me", "Cf") else 2 if (
+        unicodedata.ucd_3_2_0.east_asian_width(c) in "WF" or unicodedata.ucd_3_2_0
+        .category(c) == "Cn") else 1 for c in text)  # Cn: newer, emoji among them
+
+
+def _say_cut(cells, cut="|"):
+    """Print the cells joined by cut, wrapped at WIDTH columns, after a cut if one fits."""
+    line, at = "", 0  # at: the line's length after its last cut
+    for char in cut.join(cells):
+        if _width(line + char) > WIDTH:
+            print(line[:at or len(line)].rstrip())
+            line, at = line[at:] if at else "", 0
+        line += char
+        at = len(line) if line.endswith(cut) else at
+    print(line)
 
 
 def _seed_text(seed):
@@ -1862,15 +1887,19 @@ def _padded(batch, masks, table, positions, alone, masked, from_mask):
 
 
 def _read_tokens(words, args):
-    """Read --tokens: the text, spaces kept; CORPUS's merges or GPT-2's; a random table."""
+    """Read --tokens: the text, spaces kept; CORPUS's merges, and a random table or a
+    real vocabulary (--vocab)."""
     text = _utf8("text", TEXT if words is None else " ".join(words))
     if len(text) > MAX_TEXT:
         raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
                          f"characters, got {len(text):,}: it prints a row for "
                          "each token")
-    merges = _merges_of(args)
+    merges, moot = _merges_of(args), [f for f in ("--seed", "--d-model") if args[_dest(f)]
+                                      is not None and args["vocab"] is not None]
+    if moot:
+        raise ValueError(f"--tokens --vocab shows no rows, so it takes no {' or '.join(moot)}")
     if args["vocab"] is not None:
-        return text, merges, None, None, _read_vocab(args)
+        return text, merges, None, None, _vocabulary(args["vocab"])
     seed, d_model, rows = _seed_of(args), _d_model(args), 256 + len(merges)
     tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
     _within("--tokens", (rows + tokens) * d_model, f"a table of {rows} rows, and "
@@ -1887,51 +1916,70 @@ def _merges_of(args):
     return train_bpe(CORPUS, n_merges)
 
 
-def _read_vocab(args):
-    """Read GPT-2's merges from --vocab's file; refuse the options it makes moot."""
-    path, moot = args["vocab"], [f for f in ("--seed", "--d-model") if args[_dest(f)] is not None]
-    if moot:
-        raise ValueError(f"--tokens --vocab shows no rows, so it takes no {' or '.join(moot)}")
-    try:
-        return path, read_merges(path)
-    except OSError as error:
-        raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}") from None
-    except ValueError as error:  # not GPT-2's merges file, or not even UTF-8
-        raise ValueError(f"{_short(str(error))}; give GPT-2's vocab.bpe, or the merges.txt "
-                         "of Hugging Face's gpt2") from None
-
-
 @_view("--tokens", ("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
-       "into byte-level BPE tokens learned from CORPUS, or GPT-2's (--vocab); show their "
-       "bytes and rows", _read_tokens, ("", "refund my parcel --merges 50",  # split as bash
-                                        "monsoon rain 42 times --d-model 2",  # splits them
-                                        "river --merges 0"))
-def print_tokens(text, merges, table, seed, gpt2):
-    """Print the text's BPE tokens (bytes, row); with a space before it; unused rows."""
-    if gpt2 is not None:
-        _print_gpt2(text, merges, *gpt2)
+       "into byte-level BPE tokens learned from CORPUS, or a real vocabulary's (--vocab); "
+       "show their bytes and rows", _read_tokens, ("", "refund my parcel --merges 50",
+                                                  "monsoon rain 42 times --d-model 2",
+                                                  "river --merges 0"))  # as bash splits
+def print_tokens(text, merges, table, seed, real):
+    """Print the text cut into BPE tokens; each distinct one's bytes and row; the IDs."""
+    if real is not None:
+        _print_real(text, merges, *real)
         return
     vocab, ids = token_bytes(merges), bpe_encode(text, merges)
     seen = collections.Counter(_seen(merges))
-    _say(f"byte-level BPE, as in GPT-2: {len(vocab):,} tokens, 256 bytes and "
-         f"{_count(len(merges), 'merge')} learned from the corpus's {len(CORPUS)} sentences", 2)
-    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
-    _columns([("id", "bytes", f"row of a {len(vocab)} x {len(table[0])} "
-               f"table (seed {_seed_text(seed)})", "seen in training")] + [
-        (str(i), repr(vocab[i]), table[i],
-         _count(seen[i], "time") if seen[i] else "never")
-        for i in ids], right=(0,), wrap=2)
-    _explain_minus_zero([table[i] for i in ids])
-    twin = text[1:] if text.startswith(" ") else " " + text
-    _say(("without its first space" if text.startswith(" ") else
-          "with a space before it, as inside a sentence")
-         + f": {bpe_encode(twin, merges)}", 2)
+    _say(f"byte-level BPE: {len(vocab):,} tokens, 256 bytes and "
+         f"{_count(len(merges), 'merge')} learned from the corpus", 2)
+    shown = _print_cut(text, ids, vocab, (f"row of a {len(vocab)} x {len(table[0])} table "
+                                          f"(seed {_seed_text(seed)})", "seen in training"),
+                       lambda i: (table[i], _count(seen[i], "time") if seen[i] else "never"))
+    _explain_minus_zero([table[i] for i in shown])
+    twin = bpe_encode(text[1:] if text.startswith(" ") else " " + text, merges)
+    _say(("without its first space" if text.startswith(" ") else "with a space before it, "
+          "as inside a sentence") + (f": {twin}" if len(str(twin)) < 30 else
+                                     f": {_count(len(twin), 'token')}"), 2)
     found = [vocab[i] for i in dict.fromkeys(ids) if not seen[i]]
     _say(f"the corpus never looks up {len(found)} of these rows, so an untied "
          f"table's training never moves {'it' if len(found) == 1 else 'them'}: "
-         f"{', '.join(map(repr, found[:20]))}" + ", ..." * (len(found) > 20)
+         f"{', '.join(map(repr, found[:5]))}" + ", ..." * (len(found) > 5)
          + " (--bpe says more)" if found else "the corpus looks up every one of "
          "these rows (--bpe shows the rows it never does)", 2)
+
+
+def _print_cut(text, ids, vocab, heads, more):
+    """Print the text cut into its tokens with |, each character split over several
+    tokens once with its bytes, then a row for each distinct token (more(i) adds to it)
+    up to TOKEN_ROWS, and every ID; return the IDs whose rows it shows."""
+    counts, cells, split, held = collections.Counter(ids), [], {}, []
+    for i in ids:  # a token can end inside a character: hold it till one ends
+        held.append(vocab[i])
+        try:
+            cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
+        except UnicodeDecodeError:
+            continue
+        cuts, at = list(itertools.accumulate(map(len, held))), 0
+        for char in b"".join(held).decode("utf-8"):  # say how each splits
+            end = at + len(char.encode("utf-8"))
+            ends = [c for c in cuts if at < c < end] + [end]
+            if len(ends) > 1:
+                split[char] = " + ".join(repr(b"".join(held)[a:b]) for a, b in
+                                         zip([at] + ends, ends))
+            at = end
+        held = []
+    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
+    _say_cut(cells)
+    notes = [f"{_escaped(c)} = {b}" for c, b in split.items()]  # 2 lines, or about
+    if notes:
+        _say_cut(notes[:4] + [f"and {len(notes) - 4} more"] * (len(notes) > 4), ", ")
+    shown = list(counts)[:TOKEN_ROWS]
+    _columns([("id", "bytes", "times") + heads] + [
+        (str(i), _shown(vocab[i]), str(counts[i])) + more(i) for i in shown],
+        right=(0, 2), wrap=3 if heads[1:] else None)  # a row of numbers wraps
+    if len(counts) > len(shown):
+        print(f"... and {len(counts) - len(shown):,} more distinct tokens, "
+              "each a row too")
+    _say(f"token ids: {ids}", 12)
+    return shown
 
 
 def _seen(merges):
@@ -1939,22 +1987,34 @@ def _seen(merges):
     return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
 
 
-def _print_gpt2(text, merges, path, gpt2):
-    """Print GPT-2's own tokens of the text (IDs, bytes, names), then the corpus's."""
-    names, vocab, ids = gpt2_bytes(), token_bytes(gpt2), bpe_encode(text, gpt2)
-    theirs = gpt2_ids(ids)
-    _say(f"GPT-2's {len(gpt2):,} merges, from {_short(path)}: {len(vocab) + 1:,} "
-         f"tokens, 256 bytes, the merges and <|endoftext|>, ID {len(vocab):,}", 2)
-    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}", 2)
-    _columns([("id", "bytes", "as GPT-2 writes it")] + [
-        (str(their), repr(vocab[i]), "".join(names[b] for b in vocab[i]))
-        for their, i in zip(theirs, ids)], right=(0,))
-    _say(f"GPT-2's IDs: {theirs}", 2)
-    if theirs != ids:  # a byte token: GPT-2 numbers it another way
-        _say(f"bpe_encode's, where a byte's ID is its value: {ids}", 2)
-    ours = bpe_encode(text, merges)
-    _say(f"the corpus's {_count(len(merges), 'merge')} take "
-         f"{_count(len(ours), 'token')}: {ours}", 2)
+def _print_real(text, merges, name, ranks, split, size, end, path):
+    """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
+    ids = rank_encode(text, ranks, split)
+    vocab = {i: token for token, i in ranks.items() if i in set(ids)}
+    letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
+    _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
+         f"{size - len(ranks)} special; read from {_short(path)}", 2)
+    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) if split is split_words else (),
+               lambda i: ("".join(letters[b] for b in vocab[i]),)
+               if split is split_words else ())
+    marker = rank_encode("<|endoftext|>", ranks, split)
+    _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
+         + (f"its ID, {end:,}, comes only from code" if end is not None else
+            "a special token's ID comes only from code"), 2)
+    counts = _counts(text, merges, fetch=False)
+    _say("this text in tokens: " + ", ".join(f"{n} under {other}" if n != "-" else
+                                             f"{other} not downloaded"
+                                             for other, n in counts.items()), 2)
+
+
+def _counts(text, merges, fetch):
+    """Count the text's tokens under the corpus's merges and each real vocabulary;
+    a dash for one not in the cache, unless fetch is asked."""
+    counts = {f"the corpus's {len(merges)} merges": len(bpe_encode(text, merges))}
+    for name in VOCABULARIES:
+        real = _vocabulary(name, fetch) if fetch or os.path.exists(_cached(name)) else None
+        counts[name] = len(rank_encode(text, *real[1:3])) if real else "-"
+    return counts
 
 
 def _read_bpe(words, args):
@@ -2045,6 +2105,45 @@ LANGUAGES = [
     ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
     ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
 ]
+
+
+def _read_languages(words, args):
+    """Read --languages' inputs: the corpus's merges and each vocabulary in the cache."""
+    return _merges_of(args), {name: _vocabulary(name, fetch=False) for name in VOCABULARIES
+                              if os.path.exists(_cached(name))}
+
+
+@_view("--languages", ("--merges",), "one request in 12 languages: its tokens in each "
+       "vocabulary, and each vocabulary's table", _read_languages, ("", "--merges 20"))
+def print_languages(merges, real):
+    """Print what one request costs in tokens in each language and vocabulary, then
+    what each vocabulary costs in rows of numbers: the lesson's first trade."""
+    english = LANGUAGES[0][1]
+    _say(f'"{english}" in {len(LANGUAGES)} languages (tokembed\'s own translations): '
+         "characters, UTF-8 bytes and tokens, each also as a multiple of English's", 2)
+    names = [f"{len(merges)} merges"] + list(VOCABULARIES)
+    def counts(text):
+        return [len(text), len(text.encode("utf-8")), len(bpe_encode(text, merges))] + [
+            len(rank_encode(text, *real[name][1:3])) if name in real else None
+            for name in VOCABULARIES]
+    base = counts(english)
+    _columns([("language", "chars", "bytes", *names)] + [
+        (language, *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
+                     for n, b in zip(counts(text), base)))
+        for language, text in LANGUAGES], right=range(1, 3 + len(names)))
+    width = REAL_MODELS[2][2]  # Llama 3 8B's d_model
+    print(f"a token is a row of the embedding table; at d_model {width:,} "
+          f"({REAL_MODELS[2][0]}'s):")
+    _columns([(f"  {names[0]}", f"{256 + len(merges):,} tokens",
+               f"{param_count(256 + len(merges), width) / 1e6:,.1f} M numbers", "the corpus")]
+             + [(f"  {name}", f"{v.size:,} tokens", f"{param_count(v.size, width) / 1e6:,.1f} "
+                 "M numbers", v.model + ("" if name in real else ": not downloaded"))
+                for name, v in VOCABULARIES.items()], right=(1, 2))
+    print("more tokens in the table, fewer in each text: every vocabulary trades one for")
+    print("the other, and text in other scripts pays most for a small one")
+    if len(real) < len(VOCABULARIES):
+        _say("a vocabulary not downloaded shows -: python3 tokembed.py --tokens --vocab "
+             f"NAME fetches it once, into {_cache_folder()}", 2)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -2569,8 +2668,12 @@ OPTIONS = {
     "--checked": (None, "with --copy: keep each function's input checks"),
     "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
-    "--vocab": ("FILE", "with --tokens: GPT-2's own merges, from its vocab.bpe or "
-                        "Hugging Face's merges.txt; shows GPT-2's tokens and IDs"),
+    "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) "
+                         "or o200k_base (GPT-4o), read from $TOKEMBED_CACHE or "
+                         "~/.cache/tokembed; the first time, fetched from "
+                         f"{OPENAI[8:-1]} with tiktoken's hash, the one "
+                         "download tokembed makes; or a FILE: tiktoken's, GPT-2's "
+                         "vocab.bpe or Hugging Face's merges.txt"),
 }
 
 
@@ -2910,6 +3013,99 @@ def _print_utf8(text):
 def _short(word):
     """Cut a long word short for a one-line message: a 100 kB path was echoed."""
     return word if len(word) <= 300 else (f"{word[:200]}... ({len(word):,} characters)")
+
+
+# --- the one network door: a real vocabulary, fetched once -----------------------
+# Nothing else here touches the network. --vocab NAME reads VOCABULARIES[NAME]'s
+# file from the cache folder; the first time, it fetches it from tiktoken's own
+# URL, checks tiktoken's SHA-256, and renames it into place, so that a partial or
+# wrong file never stays. A file a teacher puts there by hand is used once its
+# hash checks.
+
+_READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
+
+
+def _cache_folder():
+    """Return the folder that keeps fetched vocabularies: $TOKEMBED_CACHE, or the user's."""
+    return os.environ.get("TOKEMBED_CACHE") or os.path.join(
+        os.environ.get("LOCALAPPDATA") or os.environ.get("XDG_CACHE_HOME")
+        or os.path.join(os.path.expanduser("~"), ".cache"), "tokembed")
+
+
+def _cached(name):
+    """Return where the cache keeps a named vocabulary: under its URL's file name."""
+    return os.path.join(_cache_folder(), os.path.basename(VOCABULARIES[name].file))
+
+
+def _vocabulary(vocab, fetch=True):
+    """Read --vocab NAME (fetched once, if asked) or FILE, once a process: (its name,
+    ranks, split, tokens with the special ones, <|endoftext|>'s ID, its path)."""
+    if vocab not in _READ:
+        path = _cached(vocab) if vocab in VOCABULARIES else vocab
+        if vocab in VOCABULARIES and fetch and not os.path.exists(path):
+            _fetch(vocab, path)
+        import hashlib  # here, not at the top: only --vocab needs it
+        data = _vocab_bytes(path)
+        name = next((n for n, v in VOCABULARIES.items()
+                     if v.sha256 == hashlib.sha256(data).hexdigest()), None)
+        if vocab in VOCABULARIES and name != vocab:
+            raise ValueError(f"{_short(path)} is not tiktoken's {vocab}: its SHA-256 "
+                             "differs; remove it, and tokembed fetches it again")
+        merged = data.startswith((b"#version", b"\xef\xbb\xbf#version"))  # GPT-2's
+        try:
+            tokens = token_bytes(read_merges(path)) if merged else None
+            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) if merged else (
+                read_ranks(path))
+        except ValueError as error:
+            raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, "
+                             "GPT-2's vocab.bpe or merges.txt, or a name: "
+                             f"{', '.join(VOCABULARIES)}") from None
+        known = VOCABULARIES.get(name)
+        _READ[vocab] = (name or os.path.basename(path), ranks, known.split if known else
+                        split_words if merged else split_cl100k,
+                        known.size if known else len(ranks) + merged,
+                        known.end if known else len(ranks) if merged else None, path)
+    return _READ[vocab]
+
+
+def _vocab_bytes(path):
+    """Return a --vocab file's bytes: a regular file, of at most MAX_VOCAB bytes."""
+    import stat  # here, not at the top: only files need it
+    try:
+        there = os.stat(path)
+        if not stat.S_ISREG(there.st_mode) or there.st_size > MAX_VOCAB:
+            raise ValueError(f"--vocab {_short(path)} is not a file of at most "
+                             f"{MAX_VOCAB // 1_000_000} MB: give a vocabulary's file, "
+                             f"or a name: {', '.join(VOCABULARIES)}")
+        with open(path, "rb") as file:
+            return file.read(MAX_VOCAB + 1)
+    except OSError as error:
+        raise ValueError(f"cannot read --vocab {_short(path)}: "
+                         f"{_reason(error, path)}") from None
+
+
+def _fetch(name, path):
+    """Fetch a named vocabulary from tiktoken's URL into path, whole and with
+    tiktoken's hash; or say in one line how to fetch it by hand."""
+    import hashlib, http.client, tempfile, urllib.request  # only a fetch needs them
+    url, folder, temporary = OPENAI + VOCABULARIES[name].file, os.path.dirname(path), None
+    print(f"tokembed.py: fetching {name}, once, from {url}", file=sys.stderr)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(".part", name + ".", folder)
+        with open(handle, "wb") as file, urllib.request.urlopen(url, timeout=60) as answer:
+            data = answer.read(MAX_VOCAB + 1)
+            if hashlib.sha256(data).hexdigest() != VOCABULARIES[name].sha256:
+                raise ValueError("it is not the file tiktoken pins: its SHA-256 differs")
+            file.write(data)
+        os.replace(temporary, path)
+    except (OSError, ValueError, http.client.HTTPException) as error:
+        if temporary and os.path.exists(temporary):
+            os.remove(temporary)
+        why = getattr(error, "reason", None) or _reason(error) if isinstance(
+            error, OSError) else str(error) or type(error).__name__
+        raise ValueError(f"cannot fetch {name} ({str(why).lower()}): fetch {url} by "
+                         f"hand into {_short(folder)}") from None
 
 
 if __name__ == "__main__":
