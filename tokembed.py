@@ -153,7 +153,7 @@ def lookup(table, ids):
     """
     if not isinstance(table, (list, tuple)):  # rows are read by their IDs
         raise TypeError(f"table must be a list of rows, not {_shown(table)}")
-    ids = _ids(ids, len(table))
+    ids = _ids(ids, len(table), rows=table)
     if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
         raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
@@ -511,7 +511,8 @@ def vecmat(vector, matrix):
     """
     vector = _vector("vector", vector)
     matrix = _rows("matrix", matrix, len(vector), of="vector")
-    return [math.fsum(x * y for x, y in zip(vector, c)) for c in zip(*matrix)]
+    columns = [[x * y for x, y in zip(vector, c)] for c in zip(*matrix)]
+    return [math.fsum(c) if math.isfinite(sum(c)) else sum(c) for c in columns]
 
 
 # --- claim: a real table holds about 524 million numbers ---------------------
@@ -596,7 +597,8 @@ def dot(u, v):
     u, v = _vector("u", u), _vector("v", v)
     if len(u) != len(v):  # zip would quietly drop the longer one's tail
         raise ValueError(f"vectors of lengths {len(u)} and {len(v)} differ")
-    return math.fsum(x * y for x, y in zip(u, v))  # sum() of floats: see 3.12
+    terms = [x * y for x, y in zip(u, v)]  # fsum: exact; sum: IEEE's inf, nan
+    return math.fsum(terms) if math.isfinite(sum(terms)) else sum(terms)
 
 
 def cosine(u, v):
@@ -605,7 +607,7 @@ def cosine(u, v):
     >>> cosine([1, 0], [1, 1])
     0.7071067811865475
     """
-    u, v = _vector("u", u, finite=True), _vector("v", v, finite=True)
+    u, v = _finite("u", _vector("u", u)), _finite("v", _vector("v", v))
     if not any(u) or not any(v):  # 0 / 0 would fail with no word of why
         raise ValueError("a zero vector points nowhere: it has no cosine")
     def scaled(w):  # divided by a power of 2 near its largest number: exact
@@ -641,7 +643,7 @@ def sigmoid(x):
     >>> sigmoid(0), sigmoid(-1000)
     (0.5, 0.0)
     """
-    x = _number("x", x)
+    x = _number("x", x, finite=False)
     if x < 0:  # e^-x would overflow below about -709; e^x / (1 + e^x) cannot
         return math.exp(x) / (1 + math.exp(x))
     return 1 / (1 + math.exp(-x))
@@ -665,7 +667,8 @@ def sgns_step(word, context, label, lr):
     lr = _number("lr", lr)
     if len(word) != len(context):  # zip would quietly cut the longer short
         raise ValueError(f"word: {len(word)} numbers, context: {len(context)}")
-    score = math.fsum(w * c for w, c in zip(word, context))  # word . context
+    terms = [w * c for w, c in zip(word, context)]  # word . context, as dot
+    score = math.fsum(terms) if math.isfinite(sum(terms)) else sum(terms)
     g = lr * (label - sigmoid(score))
     word[:], context[:] = ([w + g * c for w, c in zip(word, context)],
                            [c + g * w for w, c in zip(word, context)])
@@ -700,7 +703,8 @@ def train_embeddings(corpus, seed=SEED, epochs=TRAIN_EPOCHS, vocab=None):
             for other, label in [(context, 1)] + [(o, 0) for o in others]:
                 sgns_step(words[word], contexts[other], label, lr)
     # all rows end up leaning one shared way: take it out, keep differences
-    mean = [math.fsum(column) / len(words) for column in zip(*words)]
+    mean = [(math.fsum(c) if math.isfinite(sum(c)) else sum(c)) / len(words)
+            for c in zip(*words)]  # exact, or IEEE's inf or nan, as in dot
     return vocab, [[x - m for x, m in zip(row, mean)] for row in words]
 
 
@@ -712,7 +716,7 @@ def nearest(word, vocab, table, k=3):
     """
     vocab = _vocab(vocab)
     word = _word(word, vocab)
-    table = _rows("table", table, len(vocab), finite=True)
+    table = _finite("table", _rows("table", table, len(vocab)), rows=True)
     k = _whole("k", k, 1)
     i = vocab.index(word)
     if not any(table[i]):  # a zero row points nowhere: no angle to measure
@@ -758,7 +762,8 @@ def sentence_vector(rows):
     [2.0, 4.0]
     """
     rows = _rows("rows", rows)
-    return [math.fsum(column) / len(rows) for column in zip(*rows)]
+    return [(math.fsum(c) if math.isfinite(sum(c)) else sum(c)) / len(rows)
+            for c in zip(*rows)]  # exact, or IEEE's inf or nan, as in dot
 
 
 def search(query, sentences, vocab, table, k=3):
@@ -770,7 +775,7 @@ def search(query, sentences, vocab, table, k=3):
     vocab = _vocab(vocab)
     query = _text("query", query, vocab, least=1)
     sentences = _texts("sentences", sentences, vocab)
-    table = _rows("table", table, len(vocab), finite=True)
+    table = _finite("table", _rows("table", table, len(vocab)), rows=True)
     k = _whole("k", k, 1)
     def vector_of(text):
         return sentence_vector(attend(lookup(table, encode(text, vocab))))
@@ -829,7 +834,7 @@ def rotation(k, d_model, base=10_000):
     >>> [[round(x, 3) for x in row] for row in rotation(1, 2)]
     [[0.54, -0.841], [0.841, 0.54]]
     """
-    k = _whole("k", k, 0)
+    k = _number("k", _whole("k", k, 0))
     d_model = _whole("d_model", d_model, 2, even=True)
     base = _number("base", base, positive=True)
     turn = [[0.0] * d_model for _ in range(d_model)]
@@ -875,7 +880,7 @@ def rope(vector, position, base=10_000, halves=False):
         raise ValueError(f"a vector of {len(vector)} numbers cannot be "
                          "rotated: RoPE turns numbers in pairs, so their "
                          "count must be even")
-    position = _whole("position", position, 0)
+    position = _number("position", _whole("position", position, 0))
     base = _number("base", base, positive=True)
     halves = _flag("halves", halves)
     angles = [position / base ** (2 * i / len(vector))
@@ -972,14 +977,14 @@ def logits(vector, table):
 # other function of this file; the idea after them calls none of these. A
 # checker refuses only what would give a wrong answer with no error, or an
 # error that names neither the argument nor the fix; it hands its value back
-# unchanged, or plainer (a Python int for a NumPy integer). A sequence is a
+# unchanged, or plainer (Python's int and float for NumPy's). A sequence is a
 # list or a tuple; its numbers are not checked one by one, but where a
-# comparison decides the answer (finite=True). A checker calls no other, but
-# the two that write messages, MESSAGES.
+# comparison decides the answer (_finite). A checker calls no other, but the
+# two that write messages, MESSAGES.
 
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
-            "_utf8", "_merges", "_ranks", "_byte_vocab")
+            "_finite", "_utf8", "_merges", "_ranks", "_byte_vocab")
 MESSAGES = ("_shown", "_unknown")  # what the checkers write with
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
@@ -1000,28 +1005,34 @@ def _whole(name, value, least, most=None, even=False, hint=""):
     return int(value)
 
 
-def _ids(ids, size, name="ids"):
-    """Return ids, a list, tuple or range of ints 0 to size - 1, as ints."""
+def _ids(ids, size, name="ids", rows=None):
+    """Return ids, a list, tuple or range of ints 0 to size - 1, as ints; each
+    of rows they look up (if given) a list or tuple."""
     if not isinstance(ids, (list, tuple, range)):
         raise TypeError(f"{name} must be a list of token IDs, not "
                         f"{_shown(ids)}")
     limit = math.inf if size is None else size
-    if set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
-            ids, default=0) < limit:
-        return list(ids)  # the usual case: plain ints in range, in one go
-    for at, i in enumerate(ids):
-        whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
-        if not whole or not 0 <= int(i) < limit:
-            raise (IndexError if whole else TypeError)(
-                f"token ID {_shown(i)} at position {at} of {name} is not an "
-                f"int from 0" + ("" if size is None else f" to {size - 1}"))
-    return [int(i) for i in ids]  # NumPy's integers made Python's
+    if not (set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
+            ids, default=0) < limit):
+        for at, i in enumerate(ids):
+            whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
+            if not whole or not 0 <= int(i) < limit:
+                raise (IndexError if whole else TypeError)(
+                    f"token ID {_shown(i)} at position {at} of {name} is not "
+                    "an int from 0" + (f" to {size - 1}" if size else ""))
+        ids = [int(i) for i in ids]  # NumPy's integers made Python's
+    odd = [i for i in ids if not isinstance(rows[i], (list, tuple))] if (
+        rows is not None) else []
+    if odd:  # "abc" would be three numbers; a generator, none the second time
+        raise TypeError(f"row {odd[0]} must be a list of numbers, not "
+                        f"{_shown(rows[odd[0]])}")
+    return list(ids)
 
 
 def _mask(mask, size=None):
     """Return mask, a list or tuple of 1 (a token) and 0 (a pad), as ints."""
     if not isinstance(mask, (list, tuple)) or 1 not in mask or not all(
-            m in (0, 1) for m in mask):
+            m in (0, 1) and not isinstance(m, complex) for m in mask):
         raise ValueError(f"mask must be a list of 1s for tokens and 0s for "
                          f"pads, with a token, not {_shown(mask)}")
     if size is not None and len(mask) != size:
@@ -1106,37 +1117,38 @@ def _corpus(corpus, vocab):
     return list(corpus)
 
 
-def _number(name, x, positive=False):
-    """Return x, a finite real number (above 0 if asked), an int or float."""
+def _number(name, x, positive=False, finite=True):
+    """Return x, a real number, an int or float: finite, unless finite=False
+    (then an int past a float's range is inf); above 0 if positive."""
     if type(x) not in (int, float):
         import numbers  # here, not at the top: only other numbers need it
         if isinstance(x, bool) or not isinstance(x, numbers.Real):
             raise TypeError(f"{name} must be a real number, not "
                             f"{type(x).__name__}: {_shown(x)}")
         x = int(x) if hasattr(type(x), "__index__") else float(x)
-    if not -math.inf < x < math.inf or positive and not x > 0:
+    big = type(x) is int and not abs(x) <= sys.float_info.max  # 10**400
+    if finite and not abs(x) <= sys.float_info.max or positive and not x > 0:
         raise ValueError(f"{name} must be a finite number"
-                         f"{' above 0' * positive}, got {_shown(x)}")
-    return x
+                         f"{' above 0' * positive}, got {_shown(x)}"
+                         + ", too large for a float" * big)
+    return (math.inf if x > 0 else -math.inf) if big else x
 
 
-def _vector(name, values, least=0, finite=False):
+def _vector(name, values, least=0):
     """Return values, a list or tuple of numbers, as a list of plain ones."""
     if not isinstance(values, (list, tuple)):
         raise TypeError(f"{name} must be a list of numbers, not "
                         f"{_shown(values)}")
     if len(values) < least:
         raise ValueError(f"{name} needs at least {least} number, got none")
-    if not set(map(type, values)) <= {int, float}:  # int8: 100 x 100 is 16
-        values = [int(x) if hasattr(type(x), "__index__") else x
-                  for x in values]
-    if finite and not all(map(math.isfinite, values)):  # nan breaks max, sort
-        raise ValueError(f"{name} must hold finite numbers, not "
-                         f"{_shown(values)}")
+    if not set(map(type, values)) <= {int, float}:  # int8: 100 x 100 is 16,
+        values = [int(x) if hasattr(type(x), "__index__") else float(x) if (
+            hasattr(x, "__float__") and not hasattr(x, "numerator")) else x
+            for x in values]  # float16: 3 x 683 is 2048; a Fraction is exact
     return list(values)
 
 
-def _rows(name, rows, count=None, width=None, of="vocab", finite=False):
+def _rows(name, rows, count=None, width=None, of="vocab"):
     """Return rows, a list or tuple of rows of one length, as _vector would."""
     odd = [row for row in rows if not isinstance(row, (list, tuple))] if (
         isinstance(rows, (list, tuple))) else [rows]
@@ -1154,12 +1166,23 @@ def _rows(name, rows, count=None, width=None, of="vocab", finite=False):
         raise ValueError(f"each row of {name} must hold as many numbers as "
                          f"{of}: {width}, not {lengths[0]}")
     if not all(set(map(type, row)) <= {int, float} for row in rows):
-        rows = [[int(x) if hasattr(type(x), "__index__") else x for x in row]
-                for row in rows]  # NumPy's int8: 100 x 100 is 16
-    if finite and not all(all(map(math.isfinite, row)) for row in rows):
-        raise ValueError(f"{name} must hold finite numbers: a comparison "
-                         "decides the answer")
+        rows = [[int(x) if hasattr(type(x), "__index__") else float(x) if (
+            hasattr(x, "__float__") and not hasattr(x, "numerator")) else x
+            for x in row] for row in rows]  # NumPy's, as in _vector
     return list(rows)
+
+
+def _finite(name, values, rows=False):
+    """Return values (a vector, or rows), if each number is a finite float."""
+    for i, row in enumerate(values if rows else [values]):
+        bad = [(k, x) for k, x in enumerate(row)
+               if not abs(x) <= sys.float_info.max]  # nan, inf, 10**400
+        for k, x in bad[:1]:  # nan breaks max and sort
+            raise ValueError(f"{name}{f' row {i}' * rows} holds {_shown(x)} "
+                             f"at {'column' if rows else 'position'} {k}: "
+                             + ("too large for a float" if type(x) is int
+                                else "not a finite number"))
+    return values
 
 
 def _flag(name, value):
@@ -1582,7 +1605,7 @@ def _read_sizes(words, args):
     if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
         raise ValueError(f"argument --params: expected two whole numbers from 1 to "
                          f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got "
-                         f"{_short(' '.join(words))}")
+                         f"{_short(' '.join(words)) or 'nothing'}")
     return sizes[0], sizes[1]
 
 
@@ -1789,10 +1812,10 @@ def _print_order(ids, table, positions, seed):
 
 
 def _read_rope(words, args):
-    """Read --rope's one input: the first word's row, of an even --d-model."""
+    """Read --rope's one input: a word's row (refund's, by default), of an even --d-model."""
     _, ids, table = _read_lesson(words, args)
-    if not ids or len(table[0]) % 2:
-        raise ValueError(f"--rope needs a word, and an even --d-model, as sines "
+    if len(ids) != 1 and words is not None or len(table[0]) % 2:
+        raise ValueError(f"--rope shows one word's row, of an even --d-model, as sines "
                          f"and cosines, and RoPE's turns, come in pairs; got "
                          f"{_count(len(ids), 'word')} and {len(table[0])}")
     return (table[ids[0]],)
@@ -1830,10 +1853,10 @@ BATCH = "refund my order, my order is late"  # --batch's texts, by default
 
 def _read_batch(words, args):
     """Read --batch's texts, split at commas; a table with a zero <pad> row; positions."""
-    texts = [text.strip() for text in (" ".join(words or [BATCH])).split(",")]
-    if not 2 <= len(texts) <= MAX_BATCH or not all(texts):
+    texts = [text.strip() for text in (BATCH if words is None else " ".join(words)).split(",")]
+    if not 2 <= len(texts) <= MAX_BATCH or not all(texts):  # no words: none, not BATCH
         raise ValueError(f"--batch takes 2 to {MAX_BATCH:,} texts, split by commas, as "
-                         f"in: {BATCH}; got {_count(len(texts), 'text')}"
+                         f"in: {BATCH}; got {_count(len(texts), 'text') if any(texts) else 'none'}"
                          + " (one of them empty)" * (len(texts) > 1 and not all(texts)))
     batch = [encode(_known(text, VOCAB)) for text in texts]
     width, seed, d_model = max(map(len, batch)), _seed_of(args), _d_model(args)
@@ -2190,7 +2213,7 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     """
     vocab = _vocab(vocab)
     text = _text("text", text, vocab)
-    table = _rows("table", table, len(vocab), finite=True)
+    table = _finite("table", _rows("table", table, len(vocab)), rows=True)
     padding_idx = padding_idx if padding_idx is None else _whole(
         "padding_idx", padding_idx, -len(table), len(table) - 1)
     if max(len(table), len(table[0])) > FIGURE_MAX:
