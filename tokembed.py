@@ -504,7 +504,8 @@ def one_hot(token_id, size):
 
 
 def vecmat(vector, matrix):
-    """Multiply a row vector by a matrix: out[j] = vector . column j.
+    """Multiply a row vector by a matrix: out[j] = vector . column j; numbers
+    are not checked: a nan shows in the answer.
 
     >>> vecmat([1.0, 2.0], [[1.0, 2.0], [3.0, 4.0]])
     [7.0, 10.0]
@@ -589,7 +590,8 @@ NEGATIVES = 2        # random "non-neighbours" per real (word, context) pair
 
 
 def dot(u, v):
-    """Return the dot product of two vectors of one length, summed exactly.
+    """Return the dot product of two vectors of one length, summed exactly;
+    numbers are not checked: a nan shows in the answer.
 
     >>> dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])
     32.0
@@ -2773,13 +2775,18 @@ def _run(argv):
 
 
 def _refuse_unused(args, takes):
-    """Refuse WORDS or options that the view would silently ignore."""
+    """Refuse WORDS or options that the view would silently ignore: say which views take
+    the first, or, if many do, what this one takes."""
     words = "TEXT" if "TEXT" in takes else "WORDS"  # TEXT: words, spaces kept
     given = ([words] if args["words"] or args["text"] else []) + [
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
     unused = [flag for flag in given if flag not in takes]
     if unused:
-        raise ValueError(f"{args['view'] or 'the lesson view'} does not take {', '.join(unused)}")
+        view = args["view"] or "the lesson view"
+        needs = [flag or "the lesson view" for flag, v in VIEWS.items() if unused[0] in v.takes]
+        hint = (f"{unused[0]} goes with {' or '.join(needs)}" if 1 <= len(needs) <= 3
+                else f"{view} takes {', '.join(takes) or 'nothing more'}")
+        raise ValueError(f"{view} does not take {', '.join(unused)} ({hint})")
 
 
 def _parse(argv):
@@ -2835,10 +2842,20 @@ def _parser():
             views.add_argument(flag, dest="view", action="append_const", const=flag,
                                help=view.help)
     parser.error = lambda message: parser.exit(  # a long word in it, cut short
-        2, f"tokembed.py: error: {' '.join(map(_short, message.split(' ')))}\n")
+        2, f"tokembed.py: error: {' '.join(map(_short, message.split(' ')))}{_nearest(message)}\n")
     # argparse would hide a failed write of the help: print it where failures show
     parser.print_help = lambda file=None: print(parser.format_help(), end="", file=file)
     return parser
+
+
+def _nearest(message):
+    """Name the flag nearest to the first one argparse did not know, as people mistype."""
+    import difflib  # here, not at the top: only this mistake needs it
+    typed = message.partition("unrecognized arguments: ")[2].split(" ")[0]
+    flags = [flag for flag in [*OPTIONS, *VIEWS, "--help", "--version"] if flag]
+    near = difflib.get_close_matches("--" + typed.lstrip("-"), flags, n=1, cutoff=0.6)
+    return f" (did you mean {near[0]}? --help lists them all)" if typed.startswith(
+        "-") and near else " (--help lists the flags)" * typed.startswith("-")
 
 
 def _wrapped(text, width, indent=2):
