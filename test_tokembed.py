@@ -350,10 +350,10 @@ def kind_of(char):
 
 # Each split's pattern as tiktoken has it (tiktoken_ext/openai_public.py)
 PATTERNS = {
-    "split_words": r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
-    "split_cl100k": r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"
+    "GPT2": r"'(?:[sdmt]|ll|ve|re)| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+    "CL100K": r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"
                     r"| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s",
-    "split_o200k": "|".join([
+    "O200K": "|".join([
         r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"
         r"(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
         r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"
@@ -388,9 +388,9 @@ def test_each_split_is_its_vocabularys_own(name):
     installed), and White_Space's 25 and a sample of the rest; .ci/run checks every
     code point's class, and tiktoken's IDs on thousands of texts."""
     regex = pytest.importorskip("regex")
-    pattern, split = regex.compile(PATTERNS[name]), getattr(tokembed, name)
+    pattern, ours = regex.compile(PATTERNS[name]), getattr(tokembed, name)
     texts = texts_classed_alike()
-    assert [split(text) for text in texts] == [pattern.findall(text) for text in texts]
+    assert [split_words(text, ours) for text in texts] == [pattern.findall(t) for t in texts]
     sample = set(map(chr, range(0, 0x110000, 251))) | tokembed.WHITE_SPACE
     assert {c for c in sample if regex.match(r"\s", c)} == tokembed.WHITE_SPACE
 
@@ -896,33 +896,33 @@ def ranks_with(*tokens):
     return {**BYTE_RANKS, **{token: 256 + k for k, token in enumerate(tokens)}}
 
 
-@pytest.mark.parametrize("args, expected", valid("split_cl100k", [
-    (("I'LL DON'T we'Ve",), ["I", "'LL", " DON", "'T", " we", "'Ve"]),  # any case
-    (("it'\u017f",), ["it", "'\u017f"]),  # the long s: an s to (?i)
-    (("1234567",), ["123", "456", "7"]),  # digits in threes, no space before them
-    ((" 42",), [" ", "42"]),
-    (("end!\n\nx",), ["end", "!\n\n", "x"]),  # a newline kept with the punctuation
-    (("a\n\n  b",), ["a", "\n\n", " ", " b"]),
-    (("a \n\t",), ["a", " \n\t"]),  # spaces at the very end: one piece
-    ((" $hello",), [" $", "hello"]), (("$hello",), ["$hello"]),  # one sign before a word
-    (("",), []),
+@pytest.mark.parametrize("args, expected", valid("split_words", [
+    (("I'LL DON'T we'Ve", tokembed.CL100K), ["I", "'LL", " DON", "'T", " we", "'Ve"]),  # any case
+    (("it'\u017f", tokembed.CL100K), ["it", "'\u017f"]),  # the long s: an s to (?i)
+    (("1234567", tokembed.CL100K), ["123", "456", "7"]),  # digits in threes, no space before them
+    ((" 42", tokembed.CL100K), [" ", "42"]),
+    (("end!\n\nx", tokembed.CL100K), ["end", "!\n\n", "x"]),  # a newline kept with the punctuation
+    (("a\n\n  b", tokembed.CL100K), ["a", "\n\n", " ", " b"]),
+    (("a \n\t", tokembed.CL100K), ["a", " \n\t"]),  # spaces at the very end: one piece
+    ((" $hello", tokembed.CL100K), [" $", "hello"]), (("$hello", tokembed.CL100K), ["$hello"]),  # one sign before a word
+    (("", tokembed.CL100K), []),
 ]))
-def test_split_cl100k_cuts_where_gpt4_cuts(args, expected):
+def test_split_words_cuts_where_gpt4_cuts(args, expected):
     """cl100k_base's pattern, as tiktoken has it; each case checked with tiktoken."""
-    assert tokembed.split_cl100k(*args) == expected
+    assert split_words(*args) == expected
 
 
-@pytest.mark.parametrize("args, expected", valid("split_o200k", [
-    (("helloWorld's",), ["hello", "World's"]),  # an upper-case run, then lower case
-    (("HELLOWorld",), ["HELLOWorld"]), (("JSON",), ["JSON"]),
-    (("I'LL",), ["I'LL"]),  # the contraction goes with the word
-    (("a/b c//d",), ["a", "/b", " c", "//", "d"]),  # / kept with punctuation
-    (("\u0939\u093f\u0928\u094d\u0926\u0940 x",), ["\u0939\u093f\u0928\u094d\u0926\u0940",
+@pytest.mark.parametrize("args, expected", valid("split_words", [
+    (("helloWorld's", tokembed.O200K), ["hello", "World's"]),  # an upper-case run, then lower case
+    (("HELLOWorld", tokembed.O200K), ["HELLOWorld"]), (("JSON", tokembed.O200K), ["JSON"]),
+    (("I'LL", tokembed.O200K), ["I'LL"]),  # the contraction goes with the word
+    (("a/b c//d", tokembed.O200K), ["a", "/b", " c", "//", "d"]),  # / kept with punctuation
+    (("\u0939\u093f\u0928\u094d\u0926\u0940 x", tokembed.O200K), ["\u0939\u093f\u0928\u094d\u0926\u0940",
                                                    " x"]),  # marks inside a word
-    (("1234567",), ["123", "456", "7"]), (("",), []),
+    (("1234567", tokembed.O200K), ["123", "456", "7"]), (("", tokembed.O200K), []),
 ]))
-def test_split_o200k_cuts_where_gpt4o_cuts(args, expected):
-    assert tokembed.split_o200k(*args) == expected
+def test_split_words_cuts_where_gpt4o_cuts(args, expected):
+    assert split_words(*args) == expected
 
 
 @pytest.mark.parametrize("args, expected", valid("rank_encode", [
@@ -934,7 +934,7 @@ def test_split_o200k_cuts_where_gpt4o_cuts(args, expected):
     (("a b", ranks_with(b"a ")), [97, 32, 98]),  # no merge reaches across two pieces
     (("a b", ranks_with(b" b")), [97, 256]),
     (("\u00e9", ranks_with(b"\xc3\xa9")), [256]), (("", BYTE_RANKS), []),
-    (("a'LL", ranks_with(b"'LL"), tokembed.split_cl100k), [97, 256]),
+    (("a'LL", ranks_with(b"'LL"), tokembed.CL100K), [97, 256]),
 ]))
 def test_rank_encode_merges_the_lowest_rank_first(args, expected):
     """tiktoken's byte-pair merge: the pair whose bytes joined have the lowest rank,
@@ -2463,7 +2463,7 @@ REFUSED = [  # (function, call, error): each public function refuses what would 
     ("train_bpe", lambda f: f(CORPUS, True), TypeError),
     ("bpe_decode", lambda f: f([356], BYTES), IndexError),
     ("gpt2_ids", lambda f: f([1.5]), TypeError),
-    ("split_cl100k", lambda f: f(b"a"), TypeError), ("split_o200k", lambda f: f(None), TypeError),
+    ("split_words", lambda f: f(b"a", tokembed.CL100K), TypeError),
     ("rank_encode", lambda f: f("\ud800", BYTE_RANKS), ValueError),
 ]
 REFUSED_IDS = [f"{name} {k}" for k, (name, _, _) in enumerate(REFUSED)]

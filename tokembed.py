@@ -39,8 +39,7 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "snippet", "exercise", "split_words", "merge", "train_bpe",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
            "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
-           "split_cl100k", "split_o200k", "rank_encode", "VOCABULARIES",
-           "head_gradient"]
+           "CL100K", "O200K", "rank_encode", "head_gradient"]
 
 import binascii
 import collections
@@ -173,18 +172,14 @@ GPT2 = (r"'s|'t|'re|'ve|'m|'ll|'d| ?[AaofSDMTLVREsdmtlvre]+| ?0+"
 BPE_MERGES = 100  # the lesson's size: GPT-2 learned 50,000
 
 
-def split_words(text):
-    """Cut text where GPT-2 cuts it before merging: words with their space.
+def split_words(text, pattern=GPT2):
+    """Cut text where GPT-2 cuts it before merging (or where pattern does:
+    CL100K, O200K): words with their space.
 
     >>> split_words("I'll pay 42  dollars!")
     ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
     """
     text = _text("text", text, None)
-    return _split(GPT2, text)
-
-
-def _split(pattern, text):
-    """Cut text where pattern cuts the string of its characters' classes."""
     classes = text.translate({ord(c): _class_letter(c) for c in set(text)})
     return [text[m.start():m.end()] for m in re.finditer(pattern, classes)]
 
@@ -400,50 +395,20 @@ def read_ranks(path):
     return ranks
 
 
-# The vocabularies of GPT-4 and GPT-4o cut text with patterns of their own
-# (tiktoken_ext/openai_public.py), run as GPT2 is: in class letters.
-LETTERS = "AaofSDMTLVREsdmtlvre"  # \p{L}, as in GPT2
-UPPER = "AokSDMTLVRE"  # [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
-LOWER = "aokfsdmtlvre"  # [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+# GPT-4's cl100k_base and GPT-4o's o200k_base cut text with patterns of their
+# own, as tiktoken_ext/openai_public.py writes them, here in class letters: \p{L}
+# is LETTERS, [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] UPPER, [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+# LOWER, \p{N} 0; re before Python 3.11 has no ++, and + finds the same here
+LETTERS, UPPER, LOWER = "AaofSDMTLVREsdmtlvre", "AokSDMTLVRE", "aokfsdmtlvre"
 ANY_CASE = r"(?i:'[sf]|'t|'re|'ve|'m|'ll|'d)"  # contractions, in any case
-# cl100k_base (GPT-4): '(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|
-# \p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s
-# (re has no ++ before Python 3.11; here + finds the same, and $ is \Z)
-CL100K = (rf"{ANY_CASE}|[^\r\n{LETTERS}0]?[{LETTERS}]+|0{{1,3}}"
+CL100K = (rf"{ANY_CASE}|[^\r\n{LETTERS}0]?[{LETTERS}]+|0{{1,3}}"  # $ is \Z
           rf"| ?[^\s{LETTERS}0]+[\r\n]*|\s+\Z|\s*[\r\n]|\s+(?!\S)|\s")
-# o200k_base (GPT-4o): [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*
-# [\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?
-# [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*
-# (?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|
-# \s*[\r\n]+|\s+(?!\S)|\s+
-O200K = (rf"[^\r\n{LETTERS}0]?[{UPPER}]*[{LOWER}]+{ANY_CASE}?"
+O200K = (rf"[^\r\n{LETTERS}0]?[{UPPER}]*[{LOWER}]+{ANY_CASE}?"  # ABCd, then ab
          rf"|[^\r\n{LETTERS}0]?[{UPPER}]+[{LOWER}]*{ANY_CASE}?"
          rf"|0{{1,3}}| ?[^\s{LETTERS}0]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 
 
-def split_cl100k(text):
-    """Cut text where GPT-4's cl100k_base cuts it: 'LL in any case, digits in
-    threes, a newline kept with the punctuation before it.
-
-    >>> split_cl100k("I'LL pay 1234!\\n")
-    ['I', "'LL", ' pay', ' ', '123', '4', '!\\n']
-    """
-    text = _text("text", text, None)
-    return _split(CL100K, text)
-
-
-def split_o200k(text):
-    """Cut text where GPT-4o's o200k_base cuts it: an upper-case run, then its
-    lower-case one; marks inside words; / kept with punctuation.
-
-    >>> split_o200k("helloWorld's a/b")
-    ['hello', "World's", ' a', '/b']
-    """
-    text = _text("text", text, None)
-    return _split(O200K, text)
-
-
-def rank_encode(text, ranks, split=split_words):
+def rank_encode(text, ranks, pattern=GPT2):
     """Turn text into token IDs as tiktoken does: in each piece, join the two
     neighbours whose bytes joined have the lowest rank, till no two have one.
 
@@ -451,7 +416,7 @@ def rank_encode(text, ranks, split=split_words):
     [97, 256]
     """
     text, ranks = _utf8("text", text), _ranks(ranks)
-    pieces, encoded = split(text), {}
+    pieces, encoded = split_words(text, pattern), {}
     for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
         whole = piece.encode("utf-8")  # a piece that is a token: at once
         parts = [whole] if whole in ranks else [bytes([b]) for b in whole]
@@ -465,29 +430,6 @@ def rank_encode(text, ranks, split=split_words):
                 for a, b in zip(parts[near:k + 2], parts[near + 1:k + 2])]
         encoded[piece] = [ranks[part] for part in parts]
     return [i for piece in pieces for i in encoded[piece]]
-
-
-# Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI
-# and the SHA-256 it pins (tiktoken_ext/openai_public.py); the split; the size,
-# special tokens in, and <|endoftext|>'s ID; a model that uses it
-# (MODEL_TO_ENCODING in tiktoken/model.py)
-OPENAI = "https://openaipublic.blob.core.windows.net/"
-Vocabulary = collections.namedtuple("Vocabulary",
-                                    "file sha256 split size end model")
-VOCABULARIES = {
-    "gpt2": Vocabulary(
-        "gpt-2/encodings/main/vocab.bpe",
-        "1ce1664773c50f3e0cc8842619a93edc4624525b728b188a9e0be33b7726adc5",
-        split_words, 50_257, 50_256, "GPT-2"),
-    "cl100k_base": Vocabulary(
-        "encodings/cl100k_base.tiktoken",
-        "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-        split_cl100k, 100_277, 100_257, "GPT-4"),
-    "o200k_base": Vocabulary(
-        "encodings/o200k_base.tiktoken",
-        "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-        split_o200k, 200_019, 199_999, "GPT-4o"),
-}
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -2012,17 +1954,16 @@ def _seen(merges):
     return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
 
 
-def _print_real(text, merges, name, ranks, split, size, end, path):
+def _print_real(text, merges, name, ranks, pattern, size, end, path):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
-    ids = rank_encode(text, ranks, split)
+    ids = rank_encode(text, ranks, pattern)
     vocab = {i: token for token, i in ranks.items() if i in set(ids)}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
     _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
          f"{size - len(ranks)} special; read from {_short(path)}", 2)
-    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) if split is split_words else (),
-               lambda i: ("".join(letters[b] for b in vocab[i]),)
-               if split is split_words else ())
-    marker = rank_encode("<|endoftext|>", ranks, split)
+    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) if pattern == GPT2 else (),
+               lambda i: ("".join(letters[b] for b in vocab[i]),) if pattern == GPT2 else ())
+    marker = rank_encode("<|endoftext|>", ranks, pattern)
     _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
          + (f"its ID, {end:,}, comes only from code" if end is not None else
             "a special token's ID comes only from code"), 2)
@@ -2696,7 +2637,7 @@ OPTIONS = {
     "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) "
                          "or o200k_base (GPT-4o), read from $TOKEMBED_CACHE or "
                          "~/.cache/tokembed; the first time, fetched from "
-                         f"{OPENAI[8:-1]} with tiktoken's hash, the one "
+                         "openaipublic.blob.core.windows.net with tiktoken's hash, the one "
                          "download tokembed makes; or a FILE: tiktoken's, GPT-2's "
                          "vocab.bpe or Hugging Face's merges.txt"),
 }
@@ -3062,6 +3003,21 @@ def _short(word):
 # wrong file never stays. A file a teacher puts there by hand is used once its
 # hash checks.
 
+# Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI and the
+# SHA-256 it pins (tiktoken_ext/openai_public.py); the split; the size, special tokens
+# in; <|endoftext|>'s ID; a model that uses it (MODEL_TO_ENCODING, tiktoken/model.py)
+OPENAI = "https://openaipublic.blob.core.windows.net/"
+Vocabulary = collections.namedtuple("Vocabulary", "file sha256 pattern size end model")
+VOCABULARIES = {
+    "gpt2": Vocabulary("gpt-2/encodings/main/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc"
+                       "4624525b728b188a9e0be33b7726adc5", GPT2, 50_257, 50_256, "GPT-2"),
+    "cl100k_base": Vocabulary("encodings/cl100k_base.tiktoken", "223921b76ee99bde995b7ff73851"
+                              "3eef100fb51d18c93597a113bcffe865b2a7", CL100K, 100_277, 100_257,
+                              "GPT-4"),
+    "o200k_base": Vocabulary("encodings/o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b0"
+                             "9f57c36495e2acfffe59a5bf8b0cfb1a2d", O200K, 200_019, 199_999,
+                             "GPT-4o"),
+}
 _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
 
@@ -3079,7 +3035,7 @@ def _cached(name):
 
 def _vocabulary(vocab, fetch=True):
     """Read --vocab NAME (fetched once, if asked) or FILE, once a process: (its name,
-    ranks, split, tokens with the special ones, <|endoftext|>'s ID, its path)."""
+    ranks, split pattern, tokens with the special ones, <|endoftext|>'s ID, its path)."""
     if vocab not in _READ:
         path = _cached(vocab) if vocab in VOCABULARIES else vocab
         if vocab in VOCABULARIES and fetch and not os.path.exists(path):
@@ -3101,8 +3057,8 @@ def _vocabulary(vocab, fetch=True):
                              "GPT-2's vocab.bpe or merges.txt, or a name: "
                              f"{', '.join(VOCABULARIES)}") from None
         known = VOCABULARIES.get(name)
-        _READ[vocab] = (name or os.path.basename(path), ranks, known.split if known else
-                        split_words if merged else split_cl100k,
+        _READ[vocab] = (name or os.path.basename(path), ranks, known.pattern if known else
+                        GPT2 if merged else CL100K,
                         known.size if known else len(ranks) + merged,
                         known.end if known else len(ranks) if merged else None, path)
     return _READ[vocab]
