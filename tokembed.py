@@ -395,9 +395,9 @@ def read_ranks(path):
     return ranks
 
 
-# GPT-4's cl100k_base and GPT-4o's o200k_base cut text with patterns of their
-# own, as tiktoken_ext/openai_public.py writes them, here in class letters: \p{L}
-# is LETTERS, [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] UPPER, [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+# GPT-4's cl100k_base and GPT-4o's o200k_base cut with patterns of their own,
+# as tiktoken_ext/openai_public.py writes them, here in class letters: \p{L} is
+# LETTERS, [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] UPPER, [\p{Ll}\p{Lm}\p{Lo}\p{M}]
 # LOWER, \p{N} 0; re before Python 3.11 has no ++, and + finds the same here
 LETTERS, UPPER, LOWER = "AaofSDMTLVREsdmtlvre", "AokSDMTLVRE", "aokfsdmtlvre"
 ANY_CASE = r"(?i:'[sf]|'t|'re|'ve|'m|'ll|'d)"  # contractions, in any case
