@@ -1866,7 +1866,7 @@ def _read_tokens(words, args):
     if moot:
         raise ValueError(f"--tokens --vocab shows no rows, so it takes no {' or '.join(moot)}")
     if args["vocab"] is not None:
-        return text, merges, None, None, _vocabulary(args["vocab"])
+        return text, merges, None, None, (_vocabulary(args["vocab"]), _cached_ones())
     seed, d_model, rows = _seed_of(args), _d_model(args), 256 + len(merges)
     tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
     _within("--tokens", (rows + tokens) * d_model, f"a table of {rows} rows, and "
@@ -1924,18 +1924,12 @@ def _print_cut(text, ids, vocab, heads, more):
             cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
         except UnicodeDecodeError:
             continue
-        cuts, at = list(itertools.accumulate(map(len, held))), 0
-        for char in b"".join(held).decode("utf-8"):  # say how each splits
-            end = at + len(char.encode("utf-8"))
-            ends = [c for c in cuts if at < c < end] + [end]
-            if len(ends) > 1:
-                split[char] = " + ".join(repr(b"".join(held)[a:b]) for a, b in
-                                         zip([at] + ends, ends))
-            at = end
+        if len(held) > 1:  # é = b'\xc3' + b'\xa9', once
+            split[cells[-1]] = " + ".join(map(repr, held))
         held = []
     _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
     _say_cut(cells)
-    notes = [f"{_escaped(c)} = {b}" for c, b in split.items()]  # 2 lines, or about
+    notes = [f"{c} = {b}" for c, b in split.items()]  # 2 lines, or about
     if notes:
         _say_cut(notes[:4] + [f"and {len(notes) - 4} more"] * (len(notes) > 4), ", ")
     shown = list(counts)[:TOKEN_ROWS]
@@ -1954,33 +1948,30 @@ def _seen(merges):
     return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
 
 
-def _print_real(text, merges, name, ranks, pattern, size, end, path):
+def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
-    ids = rank_encode(text, ranks, pattern)
-    vocab = {i: token for token, i in ranks.items() if i in set(ids)}
+    name, ranks, pattern, size, end, path = vocabulary
+    ids = set(rank_encode(text, ranks, pattern))
+    vocab = {i: token for token, i in ranks.items() if i in ids}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
     _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
          f"{size - len(ranks)} special; read from {_short(path)}", 2)
-    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) if pattern == GPT2 else (),
-               lambda i: ("".join(letters[b] for b in vocab[i]),) if pattern == GPT2 else ())
+    _print_cut(text, rank_encode(text, ranks, pattern), vocab, ("as GPT-2 writes it",) * (
+        pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
     marker = rank_encode("<|endoftext|>", ranks, pattern)
     _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
          + (f"its ID, {end:,}, comes only from code" if end is not None else
             "a special token's ID comes only from code"), 2)
-    counts = _counts(text, merges, fetch=False)
-    _say("this text in tokens: " + ", ".join(f"{n} under {other}" if n != "-" else
-                                             f"{other} not downloaded"
-                                             for other, n in counts.items()), 2)
+    _say("this text in tokens: " + ", ".join(
+        f"{n} under {other}" if n is not None else f"{other} not downloaded" for other, n in
+        zip([f"the corpus's {len(merges)} merges", *VOCABULARIES], _counts(text, merges, cached))), 2)
 
 
-def _counts(text, merges, fetch):
-    """Count the text's tokens under the corpus's merges and each real vocabulary;
-    a dash for one not in the cache, unless fetch is asked."""
-    counts = {f"the corpus's {len(merges)} merges": len(bpe_encode(text, merges))}
-    for name in VOCABULARIES:
-        real = _vocabulary(name, fetch) if fetch or os.path.exists(_cached(name)) else None
-        counts[name] = len(rank_encode(text, *real[1:3])) if real else "-"
-    return counts
+def _counts(text, merges, cached):
+    """Count the text's tokens: under the corpus's merges, then each real vocabulary's
+    in the cache, or None."""
+    return [len(bpe_encode(text, merges))] + [len(rank_encode(text, *cached[name]))
+                                              if name in cached else None for name in VOCABULARIES]
 
 
 def _read_bpe(words, args):
@@ -2075,8 +2066,7 @@ LANGUAGES = [
 
 def _read_languages(words, args):
     """Read --languages' inputs: the corpus's merges and each vocabulary in the cache."""
-    return _merges_of(args), {name: _vocabulary(name, fetch=False) for name in VOCABULARIES
-                              if os.path.exists(_cached(name))}
+    return _merges_of(args), _cached_ones()
 
 
 @_view("--languages", ("--merges",), "one request in 12 languages: its tokens in each "
@@ -2087,16 +2077,13 @@ def print_languages(merges, real):
     english = LANGUAGES[0][1]
     _say(f'"{english}" in {len(LANGUAGES)} languages (tokembed\'s own translations): '
          "characters, UTF-8 bytes and tokens, each also as a multiple of English's", 2)
-    names = [f"{len(merges)} merges"] + list(VOCABULARIES)
-    def counts(text):
-        return [len(text), len(text.encode("utf-8")), len(bpe_encode(text, merges))] + [
-            len(rank_encode(text, *real[name][1:3])) if name in real else None
-            for name in VOCABULARIES]
-    base = counts(english)
+    names, counts = [f"{len(merges)} merges", *VOCABULARIES], [
+        [len(text), len(text.encode("utf-8")), *_counts(text, merges, real)]
+        for _, text in LANGUAGES]
     _columns([("language", "chars", "bytes", *names)] + [
         (language, *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
-                     for n, b in zip(counts(text), base)))
-        for language, text in LANGUAGES], right=range(1, 3 + len(names)))
+                     for n, b in zip(row, counts[0])))
+        for (language, _), row in zip(LANGUAGES, counts)], right=range(1, 3 + len(names)))
     width = REAL_MODELS[2][2]  # Llama 3 8B's d_model
     print(f"a token is a row of the embedding table; at d_model {width:,} "
           f"({REAL_MODELS[2][0]}'s):")
@@ -3062,6 +3049,12 @@ def _vocabulary(vocab, fetch=True):
                         known.size if known else len(ranks) + merged,
                         known.end if known else len(ranks) if merged else None, path)
     return _READ[vocab]
+
+
+def _cached_ones():
+    """Read each named vocabulary the cache holds, none fetched: {name: (ranks, pattern)}."""
+    return {name: _vocabulary(name, fetch=False)[1:3] for name in VOCABULARIES
+            if os.path.exists(_cached(name))}
 
 
 def _vocab_bytes(path):
