@@ -2096,7 +2096,7 @@ def print_languages(merges, real):
     print("the other, and text in other scripts pays most for a small one")
     if len(real) < len(VOCABULARIES):
         _say("a vocabulary not downloaded shows -: python3 tokembed.py --tokens --vocab "
-             f"NAME fetches it once, into {_cache_folder()}", 2)
+             f"NAME fetches it once, into {os.path.dirname(_cached(None))}", 2)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -2984,11 +2984,9 @@ def _short(word):
 
 
 # --- the one network door: a real vocabulary, fetched once -----------------------
-# Nothing else here touches the network. --vocab NAME reads VOCABULARIES[NAME]'s
-# file from the cache folder; the first time, it fetches it from tiktoken's own
-# URL, checks tiktoken's SHA-256, and renames it into place, so that a partial or
-# wrong file never stays. A file a teacher puts there by hand is used once its
-# hash checks.
+# Nothing else touches the network. --vocab NAME reads the cache's file; the first time,
+# it is fetched from tiktoken's URL, checked by tiktoken's SHA-256 and renamed into place,
+# so that no partial or wrong file stays. A teacher's own copy serves once its hash checks.
 
 # Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI and the
 # SHA-256 it pins (tiktoken_ext/openai_public.py); the split; the size, special tokens
@@ -3008,47 +3006,13 @@ VOCABULARIES = {
 _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
 
-def _cache_folder():
-    """Return the folder that keeps fetched vocabularies: $TOKEMBED_CACHE, or the user's."""
-    return os.environ.get("TOKEMBED_CACHE") or os.path.join(
-        os.environ.get("LOCALAPPDATA") or os.environ.get("XDG_CACHE_HOME")
-        or os.path.join(os.path.expanduser("~"), ".cache"), "tokembed")
-
-
 def _cached(name):
-    """Return where the cache keeps a named vocabulary: under its URL's file name."""
-    return os.path.join(_cache_folder(), os.path.basename(VOCABULARIES[name].file))
-
-
-def _vocabulary(vocab, fetch=True):
-    """Read --vocab NAME (fetched once, if asked) or FILE, once a process: (its name,
-    ranks, split pattern, tokens with the special ones, <|endoftext|>'s ID, its path)."""
-    if vocab not in _READ:
-        path = _cached(vocab) if vocab in VOCABULARIES else vocab
-        if vocab in VOCABULARIES and fetch and not os.path.exists(path):
-            _fetch(vocab, path)
-        import hashlib  # here, not at the top: only --vocab needs it
-        data = _vocab_bytes(path)
-        name = next((n for n, v in VOCABULARIES.items()
-                     if v.sha256 == hashlib.sha256(data).hexdigest()), None)
-        if vocab in VOCABULARIES and name != vocab:
-            raise ValueError(f"{_short(path)} is not tiktoken's {vocab}: its SHA-256 "
-                             "differs; remove it, and tokembed fetches it again")
-        merged = data.startswith((b"#version", b"\xef\xbb\xbf#version"))  # GPT-2's
-        try:
-            tokens = token_bytes(read_merges(path)) if merged else None
-            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) if merged else (
-                read_ranks(path))
-        except ValueError as error:
-            raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, "
-                             "GPT-2's vocab.bpe or merges.txt, or a name: "
-                             f"{', '.join(VOCABULARIES)}") from None
-        known = VOCABULARIES.get(name)
-        _READ[vocab] = (name or os.path.basename(path), ranks, known.pattern if known else
-                        GPT2 if merged else CL100K,
-                        known.size if known else len(ranks) + merged,
-                        known.end if known else len(ranks) if merged else None, path)
-    return _READ[vocab]
+    """Return where the cache keeps a named vocabulary: $TOKEMBED_CACHE or the user's cache
+    folder, then its URL's file name."""
+    return os.path.join(os.environ.get("TOKEMBED_CACHE") or os.path.join(
+        os.environ.get("LOCALAPPDATA") or os.environ.get("XDG_CACHE_HOME") or os.path.join(
+            os.path.expanduser("~"), ".cache"), "tokembed"), os.path.basename(
+        VOCABULARIES[name].file) if name else "")
 
 
 def _cached_ones():
@@ -3057,25 +3021,47 @@ def _cached_ones():
             if os.path.exists(_cached(name))}
 
 
-def _vocab_bytes(path):
-    """Return a --vocab file's bytes: a regular file, of at most MAX_VOCAB bytes."""
-    import stat  # here, not at the top: only files need it
-    try:
-        there = os.stat(path)
-        if not stat.S_ISREG(there.st_mode) or there.st_size > MAX_VOCAB:
-            raise ValueError(f"--vocab {_short(path)} is not a file of at most "
-                             f"{MAX_VOCAB // 1_000_000} MB: give a vocabulary's file, "
-                             f"or a name: {', '.join(VOCABULARIES)}")
-        with open(path, "rb") as file:
-            return file.read(MAX_VOCAB + 1)
-    except OSError as error:
-        raise ValueError(f"cannot read --vocab {_short(path)}: "
-                         f"{_reason(error, path)}") from None
+def _vocabulary(vocab, fetch=True):
+    """Read --vocab NAME (fetched once, if asked) or FILE, once a process: (its name, ranks,
+    split pattern, tokens with the special ones, <|endoftext|>'s ID, its path)."""
+    if vocab not in _READ:
+        path = _cached(vocab) if vocab in VOCABULARIES else vocab
+        if vocab in VOCABULARIES and fetch and not os.path.exists(path):
+            _fetch(vocab, path)
+        import hashlib, stat  # here, not at the top: only --vocab needs them
+        try:
+            there = os.stat(path)  # a regular file, not too big: no FIFO, no /dev/zero
+            if not stat.S_ISREG(there.st_mode) or there.st_size > MAX_VOCAB:
+                raise ValueError(f"--vocab {_short(path)} is not a file of at most "
+                                 f"{MAX_VOCAB // 1_000_000} MB: give a vocabulary's file, "
+                                 f"or a name: {', '.join(VOCABULARIES)}")
+            with open(path, "rb") as file:
+                data = file.read(MAX_VOCAB + 1)
+        except OSError as error:
+            raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}"
+                             ) from None
+        name = next((n for n, v in VOCABULARIES.items()
+                     if v.sha256 == hashlib.sha256(data).hexdigest()), None)
+        if vocab in VOCABULARIES and name != vocab:
+            raise ValueError(f"{_short(path)} is not tiktoken's {vocab}: its SHA-256 differs; "
+                             "remove it, and tokembed fetches it again")
+        merged = data.lstrip(b"\xef\xbb\xbf").startswith(b"#version")  # GPT-2's merges
+        try:
+            tokens = token_bytes(read_merges(path)) if merged else ()
+            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or read_ranks(path)
+        except ValueError as error:
+            raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, GPT-2's "
+                             f"vocab.bpe or merges.txt, or a name: {', '.join(VOCABULARIES)}"
+                             ) from None
+        known = VOCABULARIES.get(name) or Vocabulary(0, 0, GPT2 if merged else CL100K, len(
+            ranks) + merged, len(ranks) if merged else None, 0)
+        _READ[vocab] = (name or os.path.basename(path), ranks, *known[2:5], path)
+    return _READ[vocab]
 
 
 def _fetch(name, path):
-    """Fetch a named vocabulary from tiktoken's URL into path, whole and with
-    tiktoken's hash; or say in one line how to fetch it by hand."""
+    """Fetch a named vocabulary from tiktoken's URL into path, whole and with tiktoken's
+    hash; or say in one line how to fetch it by hand."""
     import hashlib, http.client, tempfile, urllib.request  # only a fetch needs them
     url, folder, temporary = OPENAI + VOCABULARIES[name].file, os.path.dirname(path), None
     print(f"tokembed.py: fetching {name}, once, from {url}", file=sys.stderr)
@@ -3091,10 +3077,10 @@ def _fetch(name, path):
     except (OSError, ValueError, http.client.HTTPException) as error:
         if temporary and os.path.exists(temporary):
             os.remove(temporary)
-        why = getattr(error, "reason", None) or _reason(error) if isinstance(
+        why = (getattr(error, "reason", None) or _reason(error)) if isinstance(
             error, OSError) else str(error) or type(error).__name__
-        raise ValueError(f"cannot fetch {name} ({str(why).lower()}): fetch {url} by "
-                         f"hand into {_short(folder)}") from None
+        raise ValueError(f"cannot fetch {name} ({str(why).lower()}): fetch {url} by hand "
+                         f"into {_short(folder)}") from None
 
 
 if __name__ == "__main__":
