@@ -1452,9 +1452,8 @@ def _padding_row(args):
 def _within(view, numbers, inputs, fewer="fewer words"):
     """Refuse inputs that would have a view work through too many numbers."""
     if numbers > MAX_NUMBERS:
-        raise ValueError(f"{view} would work through {numbers:,} numbers "
-                         f"({inputs}), more than {MAX_NUMBERS:,}: give {fewer}, "
-                         "or a smaller --d-model")
+        raise ValueError(f"{view} would work through {numbers:,} numbers ({inputs}), more than "
+                         f"{MAX_NUMBERS:,}: give {fewer}, or a smaller --d-model")
 
 
 @_view(None, _LESSON + ("--svg",), "", _read_lesson, (
@@ -1547,9 +1546,8 @@ def _read_sizes(words, args):
         return 128_000, 4_096
     sizes = [_int_of(word) for word in words]
     if len(sizes) != 2 or None in sizes or not all(1 <= n <= MAX_SIZE for n in sizes):
-        raise ValueError(f"argument --params: expected two whole numbers from 1 to "
-                         f"{MAX_SIZE:,} (VOCAB_SIZE D_MODEL), got "
-                         f"{_short(' '.join(words)) or 'nothing'}")
+        raise ValueError(f"argument --params: expected two whole numbers from 1 to {MAX_SIZE:,} "
+                         f"(VOCAB_SIZE D_MODEL), got {_short(' '.join(words)) or 'nothing'}")
     return sizes[0], sizes[1]
 
 
@@ -1694,10 +1692,9 @@ def _read_positions(words, args):
     """Read what --positions needs: the lesson's inputs, and a position table."""
     words, ids, table = _read_lesson(words, args)
     if not 1 <= len(ids) <= N_POSITIONS:
-        raise ValueError(f"--positions takes 1 to {N_POSITIONS} words, got "
-                         f"{len(ids)}: the position table has no row for "
-                         f"position {N_POSITIONS}, as GPT-2 has none past "
-                         f"{GPT2_POSITIONS - 1:,}")
+        raise ValueError(f"--positions takes 1 to {N_POSITIONS} words, got {len(ids)}: the "
+                         f"position table has no row for position {N_POSITIONS}, as GPT-2 has "
+                         f"none past {GPT2_POSITIONS - 1:,}")
     n, d_model, seed = len(ids), len(table[0]), _seed_of(args)
     _within("--positions", (4 * n * n + 10 * n) * d_model, f"attention 4 times over {n} "
             f"words x {n} words, and 10 rows a word to show, x {d_model:,} numbers")
@@ -1805,9 +1802,8 @@ def _read_batch(words, args):
     batch = [encode(_known(text, VOCAB)) for text in texts]
     width, seed, d_model = max(map(len, batch)), _seed_of(args), _d_model(args)
     if width > N_POSITIONS:
-        raise ValueError(f"--batch takes texts of at most {N_POSITIONS} words, "
-                         f"as the position table has {N_POSITIONS} rows; got "
-                         f"{width}")
+        raise ValueError(f"--batch takes texts of at most {N_POSITIONS} words, as the position "
+                         f"table has {N_POSITIONS} rows; got {width}")
     _within("--batch", 6 * len(batch) * (width + 1) * width * d_model,  # 6 runs
             f"attention 6 times over {len(batch):,} texts of {width} tokens x "
             f"{d_model:,} numbers", "fewer texts")
@@ -1858,9 +1854,8 @@ def _read_tokens(words, args):
     real vocabulary (--vocab)."""
     text = _utf8("text", TEXT if words is None else " ".join(words))
     if len(text) > MAX_TEXT:
-        raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} "
-                         f"characters, got {len(text):,}: it prints a row for "
-                         "each token")
+        raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} characters, got "
+                         f"{len(text):,}: it prints a row for each token")
     merges, moot = _merges_of(args), [f for f in ("--seed", "--d-model") if args[_dest(f)]
                                       is not None and args["vocab"] is not None]
     if moot:
@@ -1937,8 +1932,7 @@ def _print_cut(text, ids, vocab, heads, more):
         (str(i), _shown(vocab[i]), str(counts[i])) + more(i) for i in shown],
         right=(0, 2), wrap=3 if heads[1:] else None)  # a row of numbers wraps
     if len(counts) > len(shown):
-        print(f"... and {len(counts) - len(shown):,} more distinct tokens, "
-              "each a row too")
+        print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
     _say(f"token ids: {ids}", 12)
     return shown
 
@@ -2073,10 +2067,9 @@ def _read_languages(words, args):
        "vocabulary, and each vocabulary's table", _read_languages, ("", "--merges 20"))
 def print_languages(merges, real):
     """Print what one request costs in tokens in each language and vocabulary, then
-    what each vocabulary costs in rows of numbers: the lesson's first trade."""
-    english = LANGUAGES[0][1]
-    _say(f'"{english}" in {len(LANGUAGES)} languages (tokembed\'s own translations): '
-         "characters, UTF-8 bytes and tokens, each also as a multiple of English's", 2)
+    what each vocabulary costs in rows: the lesson's first trade."""
+    _say(f'"{LANGUAGES[0][1]}" in {len(LANGUAGES)} languages (tokembed\'s own translations):'
+         " characters, UTF-8 bytes and tokens, each also as a multiple of English's", 2)
     names, counts = [f"{len(merges)} merges", *VOCABULARIES], [
         [len(text), len(text.encode("utf-8")), *_counts(text, merges, real)]
         for _, text in LANGUAGES]
@@ -2084,14 +2077,13 @@ def print_languages(merges, real):
         (language, *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
                      for n, b in zip(row, counts[0])))
         for (language, _), row in zip(LANGUAGES, counts)], right=range(1, 3 + len(names)))
-    width = REAL_MODELS[2][2]  # Llama 3 8B's d_model
-    print(f"a token is a row of the embedding table; at d_model {width:,} "
-          f"({REAL_MODELS[2][0]}'s):")
-    _columns([(f"  {names[0]}", f"{256 + len(merges):,} tokens",
-               f"{param_count(256 + len(merges), width) / 1e6:,.1f} M numbers", "the corpus")]
-             + [(f"  {name}", f"{v.size:,} tokens", f"{param_count(v.size, width) / 1e6:,.1f} "
-                 "M numbers", v.model + ("" if name in real else ": not downloaded"))
-                for name, v in VOCABULARIES.items()], right=(1, 2))
+    name, _, width = REAL_MODELS[2]  # Llama 3 8B
+    print(f"a token is a row of the embedding table; at d_model {width:,} ({name}'s):")
+    _columns([(f"  {what}", f"{size:,} tokens", f"{param_count(size, width) / 1e6:,.1f} M "
+               "numbers", note) for what, size, note in [
+                   (names[0], 256 + len(merges), "the corpus")] + [
+                   (name, v.size, v.model + ": not downloaded" * (name not in real))
+                   for name, v in VOCABULARIES.items()]], right=(1, 2))
     print("more tokens in the table, fewer in each text: every vocabulary trades one for")
     print("the other, and text in other scripts pays most for a small one")
     if len(real) < len(VOCABULARIES):
@@ -2147,18 +2139,15 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     padding_idx = padding_idx if padding_idx is None else _whole(
         "padding_idx", padding_idx, -len(table), len(table) - 1)
     if max(len(table), len(table[0])) > FIGURE_MAX:
-        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of "
-                         f"{FIGURE_MAX} numbers, got {len(table):,} x "
-                         f"{len(table[0]):,}: any more would be too small to "
-                         "read")
+        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of {FIGURE_MAX} numbers, got "
+                         f"{len(table):,} x {len(table[0]):,}: any more would be too small to "
+                         f"read")
     if not all(word.isprintable() for word in vocab):
-        raise ValueError(f"vocab holds "
-                         f"{[w for w in vocab if not w.isprintable()][0]!r}; "
-                         "a figure's labels must be printable")
+        raise ValueError(f"vocab holds {[w for w in vocab if not w.isprintable()][0]!r}; a "
+                         f"figure's labels must be printable")
     if padding_idx is not None and any(table[padding_idx]):
-        raise ValueError(f"padding_idx {padding_idx} names a row that is not "
-                         "all zeros, as a padding row is: draw the table with "
-                         "that padding_idx")
+        raise ValueError(f"padding_idx {padding_idx} names a row that is not all zeros, as a "
+                         f"padding row is: draw the table with that padding_idx")
     seed = seed if seed is None else _whole("seed", seed, 0,
                                             hint=NEGATIVE_SEED)
     padding_row = None if padding_idx is None else padding_idx % len(table)
@@ -2176,8 +2165,7 @@ def _draw(table, text, vocab, seed, padding_row):
     notes = _figure_notes(subtitle, seed, padding_row, x["width"])
     top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
     height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
-    title = (f"Embedding table: {_count(len(table), 'token')} x "
-             f"{_count(len(table[0]), 'number')}")
+    title = (f"Embedding table: {_count(len(table), 'token')} x {_count(len(table[0]), 'number')}")
     desc = f"{subtitle} Looked-up rows are outlined. " + " ".join(
         f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
         for i, row in enumerate(table))
@@ -2224,11 +2212,9 @@ def _figure_key(content):
 def _svg_open(width, height, title, desc, key):
     """Open the SVG: size, viewBox, accessible title and text, arrowhead."""
     return "\n".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {width} {height}" '
-        f'width="{width}" height="{height}" role="img" '
-        f'aria-labelledby="{key}-title {key}-desc" '
-        'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
+        f'height="{height}" role="img" aria-labelledby="{key}-title {key}-desc" '
+        f'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
         _tag("title", title, id=f"{key}-title"),
         _tag("desc", desc, id=f"{key}-desc"),
         f'<defs><marker id="{key}-arrow" viewBox="0 0 10 10" refX="10" '
@@ -2294,8 +2280,7 @@ def _svg_legend(left, y, key):
     stops = "".join(_tag("stop", offset=f"{k * 25}%",
                          stop_color=colour(k / 2 - 1))
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
-    yield (f'<defs><linearGradient id="{key}-scale">{stops}'
-           '</linearGradient></defs>')
+    yield (f'<defs><linearGradient id="{key}-scale">{stops}</linearGradient></defs>')
     yield _tag("text", "colour scale", x=left - 12, y=y + 12,
                text_anchor="end")
     yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14,
@@ -2611,9 +2596,8 @@ def _print_source(source):
 # The options a view may take: (metavar, help); a metavar of None is a flag.
 OPTIONS = {
     "--seed": ("N", f"seed for the random table, or for training (default: {SEED})"),
-    "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL}); "
-                       f"a view works through at most {MAX_NUMBERS:,} numbers, "
-                       "words x d_model for most"),
+    "--d-model": ("N", f"numbers per row, 1 to {MAX_D_MODEL:,} (default: {D_MODEL}); a view works "
+                       f"through at most {MAX_NUMBERS:,} numbers, words x d_model for most"),
     "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
                             "padding_idx does; -1 is the last row"),
     "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
@@ -2621,12 +2605,11 @@ OPTIONS = {
     "--checked": (None, "with --copy: keep each function's input checks"),
     "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
-    "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) "
-                         "or o200k_base (GPT-4o), read from $TOKEMBED_CACHE or "
-                         "~/.cache/tokembed; the first time, fetched from "
-                         "openaipublic.blob.core.windows.net with tiktoken's hash, the one "
-                         "download tokembed makes; or a FILE: tiktoken's, GPT-2's "
-                         "vocab.bpe or Hugging Face's merges.txt"),
+    "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) or "
+                         "o200k_base (GPT-4o), read from $TOKEMBED_CACHE or ~/.cache/tokembed; "
+                         "the first time, fetched from openaipublic.blob.core.windows.net with "
+                         "tiktoken's hash, the one download tokembed makes; or a FILE: "
+                         "tiktoken's, GPT-2's vocab.bpe or Hugging Face's merges.txt"),
 }
 
 
@@ -2910,9 +2893,8 @@ def _refuse_target(path):
         ("standard error", _stat_of(sys.stderr)))
         if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)]
     if same and stat.S_ISFIFO(target.st_mode):  # a pipe: no file to overwrite
-        raise ValueError(f"--svg {_short(path)} is the pipe of "
-                         f"{same[0].split(chr(39))[0]}, not a file: give a file's "
-                         "path, or --svg - to print the figure")
+        raise ValueError(f"--svg {_short(path)} is the pipe of {same[0].split(chr(39))[0]}, not a "
+                         f"file: give a file's path, or --svg - to print the figure")
     if same:
         raise ValueError(f"--svg {_short(path)} is {same[0]}: the figure would overwrite it")
 
