@@ -3030,7 +3030,9 @@ def _vocabulary(vocab, fetch=True):
         merged = data.lstrip(b"\xef\xbb\xbf").startswith(b"#version")  # GPT-2's merges
         try:
             tokens = token_bytes(read_merges(path)) if merged else ()
-            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or read_ranks(path)
+            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or {  # pinned: as it is
+                binascii.a2b_base64(token): int(rank) for token, rank in map(
+                    str.split, data.decode().splitlines())} if name else read_ranks(path)
         except ValueError as error:
             raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, GPT-2's "
                              f"vocab.bpe or merges.txt, or a name: {', '.join(VOCABULARIES)}"
