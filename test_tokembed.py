@@ -4408,15 +4408,20 @@ README_RUNS = re.findall(r"^```text\n\$ python3 tokembed\.py ?([^\n]*)\n(.*?)^``
 
 
 @pytest.mark.parametrize("command, shown", README_RUNS, ids=[c or "lesson" for c, _ in README_RUNS])
-def test_readme_shows_real_output(command, shown, capsys, monkeypatch):
+def test_readme_shows_real_output(command, shown, capsys, monkeypatch, tmp_path):
     """Every output the README shows after a `$ python3 tokembed.py` line is what that
     command prints, byte for byte (a block that ends in "..." shows its first lines);
-    GPT-2's needs its merges file, TOKEMBED_GPT2."""
+    the real vocabularies' need their files, in TOKEMBED_CACHE, and no view may fetch."""
     argv = [word for word in __import__("shlex").split(command)]
-    if "--vocab" in argv:
-        if not GPT2:
-            pytest.skip("GPT-2's vocab.bpe: set TOKEMBED_GPT2 to the folder .ci/fetch-gpt2 fills")
-        monkeypatch.chdir(GPT2)
+    monkeypatch.setattr(tokembed, "_READ", {})
+    monkeypatch.setattr(tokembed, "OPENAI", "http://127.0.0.1:9/")  # no fetch: refused
+    if "--vocab" in argv or "--languages" in argv:
+        if not CACHE or not all(os.path.exists(os.path.join(CACHE, os.path.basename(v.file)))
+                                for v in tokembed.VOCABULARIES.values()):
+            pytest.skip("the real vocabularies: set TOKEMBED_CACHE to the folder .ci/run "
+                        "fetches into")
+    monkeypatch.setenv("TOKEMBED_CACHE", CACHE if "--vocab" in argv or "--languages" in argv
+                       else str(tmp_path))
     status, out, err = run_main(argv, capsys)
     printed = out if status == 0 else err
     if shown.endswith("...\n"):
