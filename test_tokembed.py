@@ -506,7 +506,7 @@ def test_the_vocabulary_is_256_bytes_and_the_merges():
     """And GPT-2's 50,257 = 256 bytes + 50,000 merges + <|endoftext|>, ID 50,256."""
     assert len(BYTES) == 256 + len(MERGES)
     gpt2 = next(size for name, size, _ in tokembed.REAL_MODELS if name == "GPT-2 small")
-    assert 256 + tokembed.GPT2_MERGES + 1 == gpt2 == tokembed.GPT2_END_OF_TEXT + 1
+    assert 256 + 50_000 + 1 == gpt2 == tokembed.VOCABULARIES["gpt2"].end + 1
 
 
 def test_the_space_belongs_to_the_word():
@@ -858,8 +858,9 @@ def test_gpt2s_vocabulary_is_its_encoder_json():
     vocab, order = token_bytes(merges), list(gpt2_bytes())
     entries = json.loads((pathlib.Path(GPT2) / "encoder.json").read_text(encoding="utf-8"))
     letters = {name: byte for byte, name in gpt2_bytes().items()}
-    assert len(merges) == tokembed.GPT2_MERGES and len(vocab) + 1 == len(entries) == 50_257
-    assert entries["<|endoftext|>"] == tokembed.GPT2_END_OF_TEXT == len(vocab)
+    gpt2 = tokembed.VOCABULARIES["gpt2"]  # 256 bytes, 50,000 merges, <|endoftext|> last
+    assert len(merges) == 50_000 and len(vocab) + 1 == len(entries) == gpt2.size == 50_257
+    assert entries["<|endoftext|>"] == gpt2.end == len(vocab)
     assert all(bytes(letters[c] for c in token) == vocab[order[i] if i < 256 else i]
                for token, i in entries.items() if i < len(vocab))
 

@@ -43,7 +43,6 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
 
 import binascii
 import collections
-import itertools
 import math
 import os
 import random
@@ -77,10 +76,6 @@ GPT2_TIED_TOTAL = 124_439_808
 # Real models' position settings, from each config.json on the Hugging Face Hub
 GPT2_POSITIONS = 1_024  # openai-community/gpt2: n_positions, wpe's rows
 LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
-# GPT-2's vocabulary: 256 bytes, 50,000 merges (the lines of its vocab.bpe) and
-# one special token, <|endoftext|>, last (its encoder.json: 50,257 entries)
-GPT2_MERGES = 50_000
-GPT2_END_OF_TEXT = 50_256
 
 # The limits of what the command line computes
 # 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size
@@ -2139,15 +2134,18 @@ def svg_figure(table, text, vocab=VOCAB, seed=None, padding_idx=None):
     padding_idx = padding_idx if padding_idx is None else _whole(
         "padding_idx", padding_idx, -len(table), len(table) - 1)
     if max(len(table), len(table[0])) > FIGURE_MAX:
-        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of {FIGURE_MAX} numbers, got "
-                         f"{len(table):,} x {len(table[0]):,}: any more would be too small to "
-                         f"read")
+        raise ValueError(f"a figure shows at most {FIGURE_MAX} rows of "
+                         f"{FIGURE_MAX} numbers, got {len(table):,} x "
+                         f"{len(table[0]):,}: any more would be too small to "
+                         "read")
     if not all(word.isprintable() for word in vocab):
-        raise ValueError(f"vocab holds {[w for w in vocab if not w.isprintable()][0]!r}; a "
-                         f"figure's labels must be printable")
+        raise ValueError(f"vocab holds "
+                         f"{[w for w in vocab if not w.isprintable()][0]!r}; "
+                         "a figure's labels must be printable")
     if padding_idx is not None and any(table[padding_idx]):
-        raise ValueError(f"padding_idx {padding_idx} names a row that is not all zeros, as a "
-                         f"padding row is: draw the table with that padding_idx")
+        raise ValueError(f"padding_idx {padding_idx} names a row that is not "
+                         "all zeros, as a padding row is: draw the table with "
+                         "that padding_idx")
     seed = seed if seed is None else _whole("seed", seed, 0,
                                             hint=NEGATIVE_SEED)
     padding_row = None if padding_idx is None else padding_idx % len(table)
@@ -2165,7 +2163,8 @@ def _draw(table, text, vocab, seed, padding_row):
     notes = _figure_notes(subtitle, seed, padding_row, x["width"])
     top = NOTES_Y + LINE_H * len(notes) + HEADINGS_H  # the first row
     height = top + len(table) * (CELL_H + ROW_GAP) + LEGEND_H
-    title = (f"Embedding table: {_count(len(table), 'token')} x {_count(len(table[0]), 'number')}")
+    title = (f"Embedding table: {_count(len(table), 'token')} x "
+             f"{_count(len(table[0]), 'number')}")
     desc = f"{subtitle} Looked-up rows are outlined. " + " ".join(
         f"Row {i}, {vocab[i]}: {', '.join(map(str, row))}."
         for i, row in enumerate(table))
@@ -2212,9 +2211,11 @@ def _figure_key(content):
 def _svg_open(width, height, title, desc, key):
     """Open the SVG: size, viewBox, accessible title and text, arrowhead."""
     return "\n".join([
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" '
-        f'height="{height}" role="img" aria-labelledby="{key}-title {key}-desc" '
-        f'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" '
+        f'width="{width}" height="{height}" role="img" '
+        f'aria-labelledby="{key}-title {key}-desc" '
+        'font-family="DejaVu Sans, Arial, sans-serif" font-size="14">',
         _tag("title", title, id=f"{key}-title"),
         _tag("desc", desc, id=f"{key}-desc"),
         f'<defs><marker id="{key}-arrow" viewBox="0 0 10 10" refX="10" '
@@ -2280,7 +2281,8 @@ def _svg_legend(left, y, key):
     stops = "".join(_tag("stop", offset=f"{k * 25}%",
                          stop_color=colour(k / 2 - 1))
                     for k in range(5))  # -1, -0.5, 0, 0.5, 1
-    yield (f'<defs><linearGradient id="{key}-scale">{stops}</linearGradient></defs>')
+    yield (f'<defs><linearGradient id="{key}-scale">{stops}'
+           '</linearGradient></defs>')
     yield _tag("text", "colour scale", x=left - 12, y=y + 12,
                text_anchor="end")
     yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14,
@@ -3030,9 +3032,9 @@ def _vocabulary(vocab, fetch=True):
         merged = data.lstrip(b"\xef\xbb\xbf").startswith(b"#version")  # GPT-2's merges
         try:
             tokens = token_bytes(read_merges(path)) if merged else ()
-            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or {  # pinned: as it is
+            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or ({  # pinned: as is
                 binascii.a2b_base64(token): int(rank) for token, rank in map(
-                    str.split, data.decode().splitlines())} if name else read_ranks(path)
+                    str.split, data.decode().splitlines())} if name else read_ranks(path))
         except ValueError as error:
             raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, GPT-2's "
                              f"vocab.bpe or merges.txt, or a name: {', '.join(VOCABULARIES)}"
