@@ -1050,6 +1050,42 @@ def test_cli_tokens_shows_a_real_vocabularys_tokens(name, ids, real, capsys):
                                      "4 under gpt2, 3 under cl100k_base, 3 under o200k_base")
 
 
+def test_cli_languages_counts_one_request_in_each_language(cache, capsys):
+    """--languages: characters, UTF-8 bytes and the corpus's tokens for each language,
+    each as a multiple of English's; a vocabulary not in the cache is a dash, and the
+    view says how to fetch it; each table's numbers at Llama 3 8B's width."""
+    status, out, err = run_main(["--languages"], capsys)
+    lines = out.splitlines()
+    rows = {line.split()[0]: line.split()[1:] for line in lines[4:4 + len(tokembed.LANGUAGES)]}
+    english = tokembed.LANGUAGES[0][1]
+    assert (status, err, len(rows)) == (0, "", 12) and lines[3].split() == [
+        "language", "chars", "bytes", "100", "merges", "gpt2", "cl100k_base", "o200k_base"]
+    for language, text in tokembed.LANGUAGES:
+        counts = [len(text), len(text.encode()), len(bpe_encode(text, MERGES))]
+        base = [len(english), len(english.encode()), len(bpe_encode(english, MERGES))]
+        assert rows[language] == [cell for n, b in zip(counts, base)
+                                  for cell in (f"{n:,}", f"{n / b:.1f}x")] + ["-"] * 3
+    assert "  o200k_base   200,019 tokens  819.3 M numbers  GPT-4o: not downloaded" in lines
+    assert unwrapped(lines[-3:]).endswith("a vocabulary not downloaded shows -: python3 "
+                                          "tokembed.py --tokens --vocab NAME fetches it "
+                                          f"once, into {cache}")
+
+
+@needs_vocabularies
+def test_cli_languages_counts_each_real_vocabularys_tokens(real, capsys):
+    """With every vocabulary in the cache: Thai's request takes 8.3 times English's
+    tokens under GPT-2's 50,257 and 1.6 times under GPT-4o's 200,019."""
+    status, out, _ = run_main(["--languages"], capsys)
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[4:16]}
+    for name, column in zip(tokembed.VOCABULARIES, (6, 8, 10)):
+        ranks, pattern = tokembed._vocabulary(name)[1:3]
+        assert [rows[language][column] for language, _ in tokembed.LANGUAGES] == [
+            f"{len(tokembed.rank_encode(text, ranks, pattern)):,}"
+            for _, text in tokembed.LANGUAGES]
+    assert (rows["Thai"][7], rows["Thai"][11]) == ("8.3x", "1.6x")
+    assert "not downloaded" not in out
+
+
 class Server:
     """A web server on 127.0.0.1 that answers each path as files says: (status, body,
     and how many bytes to send before it cuts the connection); it counts requests."""
