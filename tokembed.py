@@ -15,11 +15,12 @@ rows are random; training moves them so that words used alike get alike rows.
 The file, top to bottom: facts from outside and the size limits; the lesson
 (make_table, encode, decode, lookup); then a section for each of its claims: a
 real tokenizer (split_words ... bpe_decode), GPT-2's own (gpt2_bytes, gpt2_ids,
-read_merges), one-hot x table, 524 million numbers, learned like weights, used
-alike, alike (dot ... nearest), context (softmax, attend), one vector a text,
-positions (embed ... rope), batches (pad_batch ... masked_attend), the table
-read again; the input checks, CHECKERS. Below the line, the program: text
-layout, the views, the figure, copying into a lesson, the command line, edges.
+read_merges), 100,000+ tokens (read_ranks, rank_encode), one-hot x table, 524
+million numbers, learned like weights, used alike, alike (dot ... nearest),
+context (softmax, attend), one vector a text, positions (embed ... rope),
+batches (pad_batch ... masked_attend), the table read again; the input checks,
+CHECKERS. Below the line, the program: text layout, the views, the figure,
+copying into a lesson, the command line, the edges and the one network door.
 
 A public function's check lines come first, calls to CHECKERS; the idea after
 them calls none. ``--copy NAME`` prints the idea alone, ``--checked`` the
@@ -27,7 +28,7 @@ function with its checks. ``python3 tokembed.py`` prints the lesson, ``--help``
 the rest.
 """
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "decode", "lookup", "one_hot", "vecmat", "REAL_MODELS",
            "param_count", "lookup_backward", "sgd_step", "CORPUS", "dot",
@@ -2608,10 +2609,11 @@ OPTIONS = {
     "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
     "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) or "
-                         "o200k_base (GPT-4o), read from $TOKEMBED_CACHE or ~/.cache/tokembed; "
-                         "the first time, fetched from openaipublic.blob.core.windows.net with "
-                         "tiktoken's hash, the one download tokembed makes; or a FILE: "
-                         "tiktoken's, GPT-2's vocab.bpe or Hugging Face's merges.txt"),
+                         "o200k_base (GPT-4o), kept in $TOKEMBED_CACHE or ~/.cache/tokembed; "
+                         "its first use fetches it from https://openaipublic.blob.core."
+                         "windows.net, tiktoken's URL, checked by tiktoken's SHA-256: the one "
+                         "download tokembed makes. Or a FILE: a .tiktoken file, GPT-2's "
+                         "vocab.bpe or Hugging Face's merges.txt"),
 }
 
 
