@@ -1941,19 +1941,20 @@ def _seen(merges):
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
     name, ranks, pattern, size, end, path = vocabulary
-    ids = set(rank_encode(text, ranks, pattern))
-    vocab = {i: token for token, i in ranks.items() if i in ids}
+    ids = rank_encode(text, ranks, pattern)
+    used = set(ids)
+    vocab = {i: token for token, i in ranks.items() if i in used}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
     _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
          f"{size - len(ranks)} special; read from {_short(path)}", 2)
-    _print_cut(text, rank_encode(text, ranks, pattern), vocab, ("as GPT-2 writes it",) * (
+    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
         pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
     marker = rank_encode("<|endoftext|>", ranks, pattern)
     _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
          + (f"its ID, {end:,}, comes only from code" if end is not None else
             "a special token's ID comes only from code"), 2)
     _say("this text in tokens: " + ", ".join(
-        f"{n} under {other}" if n is not None else f"{other} not downloaded" for other, n in
+        f"{n:,} under {other}" if n is not None else f"{other} not downloaded" for other, n in
         zip([f"the corpus's {len(merges)} merges", *VOCABULARIES], _counts(text, merges, cached))), 2)
 
 
