@@ -874,17 +874,20 @@ def test_gpt2s_end_of_text_comes_only_from_code():
 
 
 @needs_gpt2
-def test_cli_tokens_shows_gpt2s_own_tokens(capsys):
+def test_cli_tokens_shows_gpt2s_own_tokens(cache, capsys):
+    """GPT-2's vocab.bpe, as a file: its IDs (minGPT's demo), the emoji its byte tokens
+    split, named once with their bytes, and each token as GPT-2 writes it."""
     path = os.path.join(GPT2, "vocab.bpe")
     status, out, _ = run_main(["--tokens", "--vocab", path, "--", " \U0001f917 hello"],
                               capsys)
     lines = out.splitlines()
-    assert status == 0 and lines[2] == '" \U0001f917 hello": 4 tokens'
-    assert [re.split(r"\s{2,}", line.strip()) for line in lines[4:7]] == [
-        ["12520", "b' \\xf0\\x9f'", "\u0120\u00f0\u0141"], ["97", "b'\\xa4'", "\u00a4"],
-        ["245", "b'\\x97'", "\u0139"]]
-    assert "GPT-2's IDs: [12520, 97, 245, 23748]" in lines
-    assert "bpe_encode's, where a byte's ID is its value: [12520, 164, 151, 23748]" in lines
+    at = lines.index('" \U0001f917 hello": 4 tokens, 4 distinct')
+    assert status == 0 and lines[at + 1:at + 3] == [
+        " \U0001f917| hello", " \U0001f917 = b' \\xf0\\x9f' + b'\\xa4' + b'\\x97'"]
+    assert [re.split(r"\s{2,}", line.strip()) for line in lines[at + 4:at + 8]] == [
+        ["12520", "b' \\xf0\\x9f'", "1", "\u0120\u00f0\u0141"], ["97", "b'\\xa4'", "1", "\u00a4"],
+        ["245", "b'\\x97'", "1", "\u0139"], ["23748", "b' hello'", "1", "\u0120hello"]]
+    assert "token ids: [12520, 97, 245, 23748]" in lines
 
 
 # --- claim: real vocabularies hold 100,000+ tokens: a rank is a merge's order -----------
@@ -3837,7 +3840,8 @@ def readme_pre(command):
 def test_readme_copy_example_is_real():
     """Shown in <pre>, with its doctest's >>> written &gt;&gt;&gt;, so that the standard
     doctest does not read the copy's own examples as the README's."""
-    assert readme_pre("--copy lookup") == snippet("lookup")
+    assert readme_pre("--copy make_table encode lookup") == snippet("make_table", "encode",
+                                                                    "lookup")
     assert "python3 tokembed.py --copy lookup --checked" in README
 
 
@@ -3947,7 +3951,7 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "merges -1": (["--tokens", "--merges", "-1"], "argument --merges: must be 0 or more, "
                   "got -1"),
     "tokens too long": (["--tokens", "x" * 10_001], "--tokens takes a text of at most "
-                        "10,000 characters, got 10,001: it prints a row for each token"),
+                        "10,000 characters, got 10,001: it lists every token's ID"),
     "dash and words": (["-", "my"], "'-' reads the words from standard input, "
                                     "so give it alone"),
 }
@@ -4452,13 +4456,17 @@ def test_readme_shows_real_output(command, shown, capsys, monkeypatch, tmp_path)
     argv = [word for word in __import__("shlex").split(command)]
     monkeypatch.setattr(tokembed, "_READ", {})
     monkeypatch.setattr(tokembed, "OPENAI", "http://127.0.0.1:9/")  # no fetch: refused
-    if "--vocab" in argv or "--languages" in argv:
+    monkeypatch.setenv("TOKEMBED_CACHE", str(tmp_path))  # an empty cache, for most
+    if "--vocab" in argv or "--languages" in argv:  # the user's cache, as a learner has it
         if not CACHE or not all(os.path.exists(os.path.join(CACHE, os.path.basename(v.file)))
                                 for v in tokembed.VOCABULARIES.values()):
             pytest.skip("the real vocabularies: set TOKEMBED_CACHE to the folder .ci/run "
                         "fetches into")
-    monkeypatch.setenv("TOKEMBED_CACHE", CACHE if "--vocab" in argv or "--languages" in argv
-                       else str(tmp_path))
+        (tmp_path / ".cache").mkdir()
+        (tmp_path / ".cache" / "tokembed").symlink_to(os.path.abspath(CACHE))
+        for name in ("TOKEMBED_CACHE", "XDG_CACHE_HOME", "LOCALAPPDATA"):
+            monkeypatch.delenv(name, raising=False)
+        monkeypatch.setenv("HOME", str(tmp_path))
     status, out, err = run_main(argv, capsys)
     printed = out if status == 0 else err
     if shown.endswith("...\n"):

@@ -85,7 +85,7 @@ MAX_D_MODEL = 65_536
 MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
-MAX_TEXT = 10_000  # characters --tokens splits: it prints a row for each token
+MAX_TEXT = 10_000  # characters --tokens splits: it lists every token's ID
 MAX_VOCAB = 16_000_000  # bytes of a --vocab file: o200k_base's is 3.6 MB
 TOKEN_ROWS = 12  # --tokens' table: the rest are counted, their IDs all listed
 MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
@@ -1851,7 +1851,7 @@ def _read_tokens(words, args):
     text = _utf8("text", TEXT if words is None else " ".join(words))
     if len(text) > MAX_TEXT:
         raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} characters, got "
-                         f"{len(text):,}: it prints a row for each token")
+                         f"{len(text):,}: it lists every token's ID")
     merges, moot = _merges_of(args), [f for f in ("--seed", "--d-model") if args[_dest(f)]
                                       is not None and args["vocab"] is not None]
     if moot:
@@ -1945,8 +1945,10 @@ def _print_real(text, merges, vocabulary, cached):
     used = set(ids)
     vocab = {i: token for token, i in ranks.items() if i in used}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
+    home = os.path.expanduser("~")  # the user's cache as ~/.cache/tokembed, short
     _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
-         f"{size - len(ranks)} special; read from {_short(path)}", 2)
+         f"{size - len(ranks)} special; read from "
+         + _short("~" + path[len(home):] if path.startswith(home + os.sep) else path), 2)
     _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
         pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
     marker = rank_encode("<|endoftext|>", ranks, pattern)
