@@ -1945,10 +1945,8 @@ def _print_real(text, merges, vocabulary, cached):
     used = set(ids)
     vocab = {i: token for token, i in ranks.items() if i in used}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
-    home = os.path.expanduser("~")  # the user's cache as ~/.cache/tokembed, short
     _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
-         f"{size - len(ranks)} special; read from "
-         + _short("~" + path[len(home):] if path.startswith(home + os.sep) else path), 2)
+         f"{size - len(ranks)} special; read from {_home(path)}", 2)
     _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
         pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
     marker = rank_encode("<|endoftext|>", ranks, pattern)
@@ -2087,7 +2085,7 @@ def print_languages(merges, real):
     print("the other, and text in other scripts pays most for a small one")
     if len(real) < len(VOCABULARIES):
         _say("a vocabulary not downloaded shows -: python3 tokembed.py --tokens --vocab "
-             f"NAME fetches it once, into {os.path.dirname(_cached(None))}", 2)
+             f"NAME fetches it once, into {_home(os.path.dirname(_cached(None)))}", 2)
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -3002,6 +3000,12 @@ def _cached(name):
         os.environ.get("LOCALAPPDATA") or os.environ.get("XDG_CACHE_HOME") or os.path.join(
             os.path.expanduser("~"), ".cache"), "tokembed"), os.path.basename(
         VOCABULARIES[name].file) if name else "")
+
+
+def _home(path):
+    """Write a path in the user's home as ~/...: the same on every machine and Python."""
+    home = os.path.expanduser("~")
+    return _short("~" + path[len(home):] if path.startswith(home + os.sep) else path)
 
 
 def _cached_ones():
