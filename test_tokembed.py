@@ -946,6 +946,35 @@ def test_rank_encode_merges_the_lowest_rank_first(args, expected):
     assert tokembed.rank_encode(*args) == expected
 
 
+def naive_rank_encode(text, ranks, pattern=tokembed.GPT2):
+    """tiktoken's loop as it reads: merge the lowest-ranked pair, the first of a tie."""
+    ids = []
+    for piece in split_words(text, pattern):
+        whole = piece.encode("utf-8")
+        parts = [whole] if whole in ranks else [bytes([b]) for b in whole]
+        while True:
+            found = [(ranks[a + b], k) for k, (a, b) in enumerate(zip(parts, parts[1:]))
+                     if a + b in ranks]
+            if not found:
+                break
+            _, k = min(found)
+            parts[k:k + 2] = [parts[k] + parts[k + 1]]
+        ids += [ranks[part] for part in parts]
+    return ids
+
+
+def test_rank_encode_merges_as_tiktokens_loop_does_in_long_pieces_too():
+    """rank_encode keeps a heap of the pairs, so that a long piece (10,000 CJK
+    characters are one) takes O(n log n), not O(n^2); the merges are the loop's."""
+    full = train_bpe(CORPUS * 3 + ["aaaa bbbb abab " * 40], 300)
+    ranks = {token: i for i, token in enumerate(token_bytes(full))}
+    rng = random.Random(11)
+    texts = ["".join(rng.choice("ab a\nrefund monsoon") for _ in range(rng.randrange(400)))
+             for _ in range(200)] + ["a" * 700, "ab" * 400, "aab" * 300, " " * 300]
+    assert [tokembed.rank_encode(t, ranks) for t in texts] == [
+        naive_rank_encode(t, ranks) for t in texts]
+
+
 def test_rank_encode_is_bpe_encode_where_the_ranks_are_the_merges():
     """A merge list is a rank table: merge k makes ID 256 + k, so the corpus's merges,
     as ranks, encode every text as bpe_encode does."""

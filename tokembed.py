@@ -44,6 +44,7 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
 
 import binascii
 import collections
+import heapq
 import math
 import os
 import random
@@ -414,17 +415,27 @@ def rank_encode(text, ranks, pattern=GPT2):
     text, ranks = _utf8("text", text), _ranks(ranks)
     pieces, encoded = split_words(text, pattern), {}
     for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
-        whole = piece.encode("utf-8")  # a piece that is a token: at once
+        whole = piece.encode("utf-8")  # a piece that is a token is one at once
         parts = [whole] if whole in ranks else [bytes([b]) for b in whole]
-        joined = [ranks.get(a + b, math.inf) for a, b in zip(parts, parts[1:])]
-        while joined and min(joined) < math.inf:
-            k = joined.index(min(joined))  # the lowest rank; of two, the first
-            parts[k:k + 2] = [parts[k] + parts[k + 1]]
-            near = max(k - 1, 0)  # only the pairs with the new token change
-            joined[near:k + 2] = [
-                ranks.get(a + b, math.inf)
-                for a, b in zip(parts[near:k + 2], parts[near + 1:k + 2])]
-        encoded[piece] = [ranks[part] for part in parts]
+        n = len(parts)  # parts[k] is followed by parts[after[k]]; a merged one
+        after, before = list(range(1, n + 1)), list(range(-1, n))  # is b""
+        pairs = [(ranks[a + b], k) for k, (a, b)
+                 in enumerate(zip(parts, parts[1:])) if a + b in ranks]
+        heapq.heapify(pairs)  # the lowest rank first; of two, the first
+        while pairs:
+            rank, k = heapq.heappop(pairs)
+            j = after[k]  # a pair a merge before it changed is no longer there
+            pair = parts[k] + parts[j] if parts[k] and j < n else b""
+            if ranks.get(pair) != rank:
+                continue
+            parts[k], parts[j], after[k] = pair, b"", after[j]
+            before[after[k]] = k
+            for left in (before[k], k):  # the new token's pairs, either side
+                right = after[left] if left >= 0 else n
+                joined = parts[left] + parts[right] if right < n else b""
+                if joined in ranks:
+                    heapq.heappush(pairs, (ranks[joined], left))
+        encoded[piece] = [ranks[part] for part in parts if part]
     return [i for piece in pieces for i in encoded[piece]]
 
 
