@@ -1003,11 +1003,17 @@ def tiktoken_lines(*tokens):
      "before it"),  # abc, with neither ab nor bc
     (tiktoken_lines() + ["!!! 256"], "line 257: '!!! 256' is not token 256 in base64"),
     (["#version: 0.2", "a b"], "line 1: '#version: 0.2' is not token 0 in base64"),
-    ([], "line 1: '' is not token 0 in base64"),
+    ([], "byte 0x00 is no token"),  # an empty file: blank lines are skipped, as tiktoken
+    (tiktoken_lines()[:1] + [""] + tiktoken_lines()[1:] + [""], None),  # skips them
+    (tiktoken_lines() + ["YWFh" * 10 + " 256"], "line 257: 'YWFhYWFhYWFhYWFhYWFhYWFhYWFhYWFh"
+     "YWFhYWFh' is no two tokens made before it"),  # no token so long: no cut is tried
 ])
 def test_read_ranks_names_the_line_that_is_wrong(lines, message, tmp_path):
     """A file that is not a tiktoken file, a gap in its ranks, a twin, a token no merge
     of two earlier ones makes, a byte with no ID: refused, naming the line."""
+    if message is None:
+        assert tokembed.read_ranks(lines) == BYTE_RANKS
+        return
     refuses(lambda: tokembed.read_ranks(lines), ValueError, message)
     path = tmp_path / "x.tiktoken"
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -1055,8 +1061,9 @@ def test_cli_tokens_reads_any_tiktoken_file(cache, tmp_path, capsys):
     lines = out.splitlines()
     at = lines.index('"my order": 5 tokens, 5 distinct')
     assert (status, err, lines[at + 1]) == (0, "", "m|y| |or|der")
-    assert unwrapped(lines[:at]) == ("mine.tiktoken: 261 tokens, 261 of them merged from "
-                                     f"bytes and 0 special; read from {path}")
+    assert unwrapped(lines[:at]) == ("mine.tiktoken, split as cl100k_base is: 261 IDs: 256 "
+                                     "bytes, 5 merges, 0 special; read from "
+                                     + tokembed._home(str(path)))
     assert "token ids: [109, 121, 32, 258, 260]" in lines
     assert "a special token's ID comes only from code" in unwrapped(lines)
 
@@ -1100,7 +1107,7 @@ def test_cli_languages_counts_one_request_in_each_language(cache, capsys):
     assert "  o200k_base   200,019 tokens  819.3 M numbers  GPT-4o: not downloaded" in lines
     assert unwrapped(lines[-3:]).endswith("a vocabulary not downloaded shows -: python3 "
                                           "tokembed.py --tokens --vocab NAME fetches it "
-                                          f"once, into {cache}")
+                                          f"once, into {tokembed._home(str(cache))}")
 
 
 @needs_vocabularies
@@ -1172,7 +1179,7 @@ def test_a_named_vocabulary_is_fetched_once_checked_and_kept(served, cache, caps
     """The first use fetches it from tiktoken's URL, says so, and keeps it under its
     file name; the next reads the cache: one request in all."""
     status, out, err = run_main(["--tokens", "--vocab", "o200k_base", "hi"], capsys)
-    assert status == 0 and err == (f"tokembed.py: fetching o200k_base, once, from "
+    assert status == 0 and err == (f"tokembed.py: fetched o200k_base, once, from "
                                    f"{served.url}encodings/o200k_base.tiktoken\n")
     assert "token ids: [256]" in out.splitlines()
     assert os.listdir(cache) == ["o200k_base.tiktoken"]
@@ -1185,8 +1192,8 @@ def test_a_named_vocabulary_is_fetched_once_checked_and_kept(served, cache, caps
 @pytest.mark.parametrize("answer, why", [
     ((404, b"gone", None), "not found"),
     ((200, FIXTURE.replace(b"aGk=", b"aGl="), None), "it is not the file tiktoken pins: "
-     "its sha-256 differs"),
-    ((200, FIXTURE, 300), None),  # the connection cut after 300 bytes
+     "its SHA-256 differs"),
+    ((200, FIXTURE, 300), "the connection was cut after 300 bytes"),
 ])
 def test_a_failed_fetch_leaves_nothing_and_says_what_to_do_by_hand(answer, why, served,
                                                                   cache, capsys):
@@ -1196,7 +1203,7 @@ def test_a_failed_fetch_leaves_nothing_and_says_what_to_do_by_hand(answer, why, 
     status, out, err = run_main(["--tokens", "--vocab", "o200k_base", "hi"], capsys)
     url = f"{served.url}encodings/o200k_base.tiktoken"
     *_, line = err.splitlines()
-    assert (status, out, len(err.splitlines())) == (2, "", 2)
+    assert (status, out, len(err.splitlines())) == (2, "", 1)
     assert line.startswith("tokembed.py: error: cannot fetch o200k_base (")
     assert line.endswith(f"): fetch {url} by hand into {cache}")
     assert why is None or f"({why})" in line
@@ -1225,6 +1232,27 @@ def test_a_teachers_own_copy_is_used_once_its_hash_checks(served, cache, capsys)
         f"tokembed.py: error: {cache}/o200k_base.tiktoken is not tiktoken's o200k_base: "
         "its SHA-256 differs; remove it, and tokembed fetches it again\n")
     assert served.asked == []
+
+
+def test_a_damaged_cached_vocabulary_spoils_no_other_view(cache, capsys):
+    """A cache file that is not tiktoken's is refused where it is asked for by name,
+    and left out of --languages' columns and other vocabularies' counts."""
+    cache.mkdir()
+    (cache / "o200k_base.tiktoken").write_bytes(FIXTURE[:-10])
+    status, out, _ = run_main(["--languages"], capsys)
+    assert status == 0 and "GPT-4o: not downloaded" in out
+    assert run_main(["--tokens", "--vocab", "o200k_base", "hi"], capsys)[0] == 2
+
+
+def test_ctrl_c_in_a_fetch_leaves_no_part_of_a_file(served, cache, monkeypatch):
+    """The temporary file goes whatever ends the fetch, Ctrl-C too."""
+    import urllib.request
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(urllib.request, "urlopen", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        tokembed._vocabulary("o200k_base")
+    assert os.listdir(cache) == []
 
 
 def test_only_a_named_vocabulary_touches_the_network(cache, monkeypatch, capsys):
@@ -3972,7 +4000,11 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "vocab and seed": (["--tokens", "--vocab", "x.bpe", "--seed", "3"], "--tokens --vocab "
                        "shows no rows, so it takes no --seed"),
     "vocab missing": (["--tokens", "--vocab", "/no/such.bpe"], "cannot read --vocab "
-                      "/no/such.bpe: no such file or directory"),
+                      "/no/such.bpe: no such file or directory; give a vocabulary's file, or "
+                      "a name: gpt2, cl100k_base, o200k_base"),
+    "vocab name mistyped": (["--tokens", "--vocab", "o200k"], "cannot read --vocab o200k: no "
+                            "such file or directory; give a vocabulary's file, or a name: gpt2, "
+                            "cl100k_base, o200k_base"),
     "vocab on table": (["--table", "--vocab", "x.bpe"], "--table does not take --vocab "
                        "(--vocab goes with --tokens)"),
     "tokens d-model 0": (["--tokens", "--d-model", "0"],

@@ -371,8 +371,10 @@ def read_ranks(path):
     256
     """
     where, lines = _lines(path)
-    ranks = {}
+    ranks, most = {}, 1
     for number, line in enumerate(lines, 1):
+        if not line:  # a blank line, as tiktoken skips it
+            continue
         token, _, rank = line.partition(" ")
         at = f"{where}line {number}: {line[:40]!a}"
         try:
@@ -381,11 +383,13 @@ def read_ranks(path):
             token = rank = None  # refused below
         if not token or rank != len(ranks) or token in ranks:  # no gap or twin
             raise ValueError(f"{at} is not token {len(ranks)} in base64")
-        made = len(token) == 1 or any(token[:k] in ranks and token[k:] in ranks
-                                      for k in range(1, len(token)))
+        n = len(token)  # two parts, neither longer than the longest yet
+        cuts = range(max(1, n - most), min(n, most + 1))
+        made = n == 1 or any(token[:k] in ranks and token[k:] in ranks
+                             for k in cuts)
         if not made:  # a token past a byte merges two made before it
             raise ValueError(f"{at} is no two tokens made before it")
-        ranks[token] = rank
+        ranks[token], most = rank, max(most, n)
     missing = [b for b in range(256) if bytes([b]) not in ranks]
     if missing:  # a text starts as bytes: each must be a token
         raise ValueError(f"{where}byte {missing[0]:#04x} is no token")
@@ -1234,12 +1238,13 @@ WIDTH = 80  # every view fits an 80-column terminal
 
 def _say(line, indent):
     """Print a line, wrapped at WIDTH columns; later lines are indented."""
-    if len(line) <= WIDTH:
+    wide = _width(line) - len(line)  # a wide character takes 2 columns
+    if len(line) + wide <= WIDTH:
         print(line)
         return
     import textwrap  # here, not at the top: only long lines need it
-    print(textwrap.fill(line, WIDTH, subsequent_indent=" " * min(indent, WIDTH // 2),
-                        break_long_words=False, break_on_hyphens=False))
+    print(textwrap.fill(line, max(WIDTH - wide, 40), subsequent_indent=" " * min(
+        indent, WIDTH // 2), break_long_words=False, break_on_hyphens=False))
 
 
 def _columns(rows, right=(), wrap=None):
@@ -1343,7 +1348,12 @@ def _width(text):
     """Count the columns text takes in a terminal: 2 a wide character, 0 a mark."""
     return sum(0 if unicodedata.ucd_3_2_0.category(c) in ("Mn", "Me", "Cf") else 2 if (
         unicodedata.ucd_3_2_0.east_asian_width(c) in "WF" or unicodedata.ucd_3_2_0
-        .category(c) == "Cn") else 1 for c in text)  # Cn: newer, emoji among them
+        .category(c) in ("Cn", "So")) else 1 for c in text)  # newer, or emoji now
+
+
+def _clip(cell):
+    """Cut a long text cell to 28 characters, so that a row fits; leave other cells."""
+    return cell if not isinstance(cell, str) or len(cell) <= 28 else cell[:25] + "..."
 
 
 def _say_cut(cells, cut="|"):
@@ -1936,7 +1946,7 @@ def _print_cut(text, ids, vocab, heads, more):
         _say_cut(notes[:4] + [f"and {len(notes) - 4} more"] * (len(notes) > 4), ", ")
     shown = list(counts)[:TOKEN_ROWS]
     _columns([("id", "bytes", "times") + heads] + [
-        (str(i), _shown(vocab[i]), str(counts[i])) + more(i) for i in shown],
+        (str(i), _clip(repr(vocab[i])), str(counts[i]), *map(_clip, more(i))) for i in shown],
         right=(0, 2), wrap=3 if heads[1:] else None)  # a row of numbers wraps
     if len(counts) > len(shown):
         print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
@@ -1951,13 +1961,14 @@ def _seen(merges):
 
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
-    name, ranks, pattern, size, end, path = vocabulary
+    name, ranks, pattern, size, end, special, path = vocabulary
     ids = rank_encode(text, ranks, pattern)
     used = set(ids)
     vocab = {i: token for token, i in ranks.items() if i in used}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
-    _say(f"{name}: {size:,} tokens, {len(ranks):,} of them merged from bytes and "
-         f"{size - len(ranks)} special; read from {_home(path)}", 2)
+    unused = size - len(ranks) - special
+    _say(f"{name}: {size:,} IDs: 256 bytes, {_count(len(ranks) - 256, 'merge')}, {special} special"
+         + f" and {unused} unused" * bool(unused) + f"; read from {_home(path)}", 2)
     _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
         pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
     marker = rank_encode("<|endoftext|>", ranks, pattern)
@@ -2987,20 +2998,23 @@ def _short(word):
 # so that no partial or wrong file stays. A teacher's own copy serves once its hash checks.
 
 # Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI and the
-# SHA-256 it pins (tiktoken_ext/openai_public.py); the split; the size, special tokens
-# in; <|endoftext|>'s ID; a model that uses it (MODEL_TO_ENCODING, tiktoken/model.py)
+# SHA-256 it pins; the split; the IDs, special tokens' and unused ones in; <|endoftext|>'s
+# ID; the special tokens (all from tiktoken_ext/openai_public.py); a model that uses it
+# (MODEL_TO_ENCODING in tiktoken/model.py)
 OPENAI = "https://openaipublic.blob.core.windows.net/"
-Vocabulary = collections.namedtuple("Vocabulary", "file sha256 pattern size end model")
+Vocabulary = collections.namedtuple("Vocabulary", "file sha256 pattern size end special model")
 VOCABULARIES = {
     "gpt2": Vocabulary("gpt-2/encodings/main/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc"
-                       "4624525b728b188a9e0be33b7726adc5", GPT2, 50_257, 50_256, "GPT-2"),
+                       "4624525b728b188a9e0be33b7726adc5", GPT2, 50_257, 50_256, 1, "GPT-2"),
     "cl100k_base": Vocabulary("encodings/cl100k_base.tiktoken", "223921b76ee99bde995b7ff73851"
                               "3eef100fb51d18c93597a113bcffe865b2a7", CL100K, 100_277, 100_257,
-                              "GPT-4"),
+                              5, "GPT-4"),
     "o200k_base": Vocabulary("encodings/o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b0"
-                             "9f57c36495e2acfffe59a5bf8b0cfb1a2d", O200K, 200_019, 199_999,
+                             "9f57c36495e2acfffe59a5bf8b0cfb1a2d", O200K, 200_019, 199_999, 2,
                              "GPT-4o"),
 }
+# r50k_base.tiktoken (openai-whisper ships it as gpt2.tiktoken) holds GPT-2's very ranks
+SAME_AS = {"306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": "gpt2"}
 _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
 
@@ -3014,15 +3028,23 @@ def _cached(name):
 
 
 def _home(path):
-    """Write a path in the user's home as ~/...: the same on every machine and Python."""
+    """Write a path in the user's home as ~/...: the same on every machine and Python;
+    a long one, its end."""
     home = os.path.expanduser("~")
-    return _short("~" + path[len(home):] if path.startswith(home + os.sep) else path)
+    path = "~" + path[len(home):] if path.startswith(home + os.sep) else path
+    return path if _width(path) <= 60 else "..." + path[-57:]
 
 
 def _cached_ones():
-    """Read each named vocabulary the cache holds, none fetched: {name: (ranks, pattern)}."""
-    return {name: _vocabulary(name, fetch=False)[1:3] for name in VOCABULARIES
-            if os.path.exists(_cached(name))}
+    """Read each named vocabulary the cache holds, none fetched: {name: (ranks, pattern)};
+    one that cannot be read is left out (its own --vocab says why)."""
+    found = {}
+    for name in filter(lambda name: os.path.exists(_cached(name)), VOCABULARIES):
+        try:
+            found[name] = _vocabulary(name, fetch=False)[1:3]
+        except ValueError:
+            pass
+    return found
 
 
 def _vocabulary(vocab, fetch=True):
@@ -3042,10 +3064,12 @@ def _vocabulary(vocab, fetch=True):
             with open(path, "rb") as file:
                 data = file.read(MAX_VOCAB + 1)
         except OSError as error:
-            raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}"
+            raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}; "
+                             f"give a vocabulary's file, or a name: {', '.join(VOCABULARIES)}"
                              ) from None
-        name = next((n for n, v in VOCABULARIES.items()
-                     if v.sha256 == hashlib.sha256(data).hexdigest()), None)
+        digest = hashlib.sha256(data).hexdigest()
+        name = SAME_AS.get(digest) or next((n for n, v in VOCABULARIES.items()
+                                            if v.sha256 == digest), None)
         if vocab in VOCABULARIES and name != vocab:
             raise ValueError(f"{_short(path)} is not tiktoken's {vocab}: its SHA-256 differs; "
                              "remove it, and tokembed fetches it again")
@@ -3059,34 +3083,38 @@ def _vocabulary(vocab, fetch=True):
             raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, GPT-2's "
                              f"vocab.bpe or merges.txt, or a name: {', '.join(VOCABULARIES)}"
                              ) from None
-        known = VOCABULARIES.get(name) or Vocabulary(0, 0, GPT2 if merged else CL100K, len(
-            ranks) + merged, len(ranks) if merged else None, 0)
-        _READ[vocab] = (name or os.path.basename(path), ranks, *known[2:5], path)
+        known = VOCABULARIES.get(name) or Vocabulary(  # its own: no special token known
+            0, 0, GPT2 if merged else CL100K, len(ranks), None, 0, 0)
+        _READ[vocab] = (name or os.path.basename(path) + (
+            "" if merged else ", split as cl100k_base is"), ranks, *known[2:6], path)
     return _READ[vocab]
 
 
 def _fetch(name, path):
     """Fetch a named vocabulary from tiktoken's URL into path, whole and with tiktoken's
-    hash; or say in one line how to fetch it by hand."""
+    hash, and say so; or say in one line how to fetch it by hand."""
     import hashlib, http.client, tempfile, urllib.request  # only a fetch needs them
     url, folder, temporary = OPENAI + VOCABULARIES[name].file, os.path.dirname(path), None
-    print(f"tokembed.py: fetching {name}, once, from {url}", file=sys.stderr)
     try:
         os.makedirs(folder, exist_ok=True)
         handle, temporary = tempfile.mkstemp(".part", name + ".", folder)
         with open(handle, "wb") as file, urllib.request.urlopen(url, timeout=60) as answer:
             data = answer.read(MAX_VOCAB + 1)
+            if answer.length:  # the connection closed before the end
+                raise ValueError(f"the connection was cut after {len(data):,} bytes")
             if hashlib.sha256(data).hexdigest() != VOCABULARIES[name].sha256:
                 raise ValueError("it is not the file tiktoken pins: its SHA-256 differs")
             file.write(data)
         os.replace(temporary, path)
     except (OSError, ValueError, http.client.HTTPException) as error:
+        why = str(getattr(error, "reason", "") or _reason(error)).lower() if isinstance(
+            error, OSError) else str(error) or type(error).__name__
+        raise ValueError(f"cannot fetch {name} ({why}): fetch {url} by hand into "
+                         f"{_short(folder)}") from None
+    finally:  # Ctrl-C too: no part of a file stays
         if temporary and os.path.exists(temporary):
             os.remove(temporary)
-        why = (getattr(error, "reason", None) or _reason(error)) if isinstance(
-            error, OSError) else str(error) or type(error).__name__
-        raise ValueError(f"cannot fetch {name} ({str(why).lower()}): fetch {url} by hand "
-                         f"into {_short(folder)}") from None
+    print(f"tokembed.py: fetched {name}, once, from {url}", file=sys.stderr)
 
 
 if __name__ == "__main__":
