@@ -2487,6 +2487,12 @@ CHECKS = {  # checker: [(function, call, error, message)]
         ("rank_encode", lambda f: f("a", {b"a": 0}), ValueError,
          "ranks has no ID for byte 0x00: each byte must be a token"),
     ],
+    "_pattern": [  # re over class letters: \d+ kept "1" of "x=1"; "" kept nothing
+        ("split_words", lambda f: f("x=1", r"\d+"), ValueError,
+         "pattern must be GPT2, CL100K or O200K, not '\\\\d+'"),
+        ("rank_encode", lambda f: f("hello", BYTE_RANKS, ""), ValueError,
+         "pattern must be GPT2, CL100K or O200K, not ''"),
+    ],
     "_byte_vocab": [
         ("bpe_decode", lambda f: f([0], ["a"]), TypeError,
          "vocab must be a list of bytes, one a token ID, not ['a']"),

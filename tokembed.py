@@ -40,7 +40,7 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "snippet", "exercise", "split_words", "merge", "train_bpe",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
            "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
-           "CL100K", "O200K", "rank_encode", "head_gradient"]
+           "GPT2", "CL100K", "O200K", "rank_encode", "head_gradient"]
 
 import binascii
 import collections
@@ -176,7 +176,7 @@ def split_words(text, pattern=GPT2):
     >>> split_words("I'll pay 42  dollars!")
     ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
     """
-    text = _text("text", text, None)
+    text, pattern = _text("text", text, None), _pattern(pattern)
     classes = text.translate({ord(c): _class_letter(c) for c in set(text)})
     return [text[m.start():m.end()] for m in re.finditer(pattern, classes)]
 
@@ -417,6 +417,7 @@ def rank_encode(text, ranks, pattern=GPT2):
     [97, 256]
     """
     text, ranks = _utf8("text", text), _ranks(ranks)
+    pattern = _pattern(pattern)
     pieces, encoded = split_words(text, pattern), {}
     for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
         whole = piece.encode("utf-8")  # a piece that is a token is one at once
@@ -939,7 +940,7 @@ def logits(vector, table):
 
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
-            "_finite", "_utf8", "_merges", "_ranks", "_byte_vocab")
+            "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab")
 MESSAGES = ("_shown", "_unknown")  # what the checkers write with
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
@@ -974,7 +975,7 @@ def _ids(ids, size, name="ids", rows=None):
             if not whole or not 0 <= int(i) < limit:
                 raise (IndexError if whole else TypeError)(
                     f"token ID {_shown(i)} at position {at} of {name} is not "
-                    "an int from 0" + (f" to {size - 1}" if size else ""))
+                    f"an int from 0{'' if size is None else f' to {size - 1}'}")
         ids = [int(i) for i in ids]  # NumPy's integers made Python's
     odd = [i for i in ids if not isinstance(rows[i], (list, tuple))] if (
         rows is not None) else []
@@ -1199,6 +1200,15 @@ def _ranks(ranks):
         raise ValueError(f"ranks has no ID for byte {missing[0]:#04x}: each "
                          "byte must be a token")
     return ranks
+
+
+def _pattern(pattern):
+    """Return pattern, if it is a split written over class letters: GPT2,
+    CL100K or O200K (any other would drop what it does not match)."""
+    if pattern not in (GPT2, CL100K, O200K):
+        raise ValueError(f"pattern must be GPT2, CL100K or O200K, not "
+                         f"{_shown(pattern)}")
+    return pattern
 
 
 def _byte_vocab(vocab):
