@@ -968,21 +968,21 @@ def _ids(ids, size, name="ids", rows=None):
         raise TypeError(f"{name} must be a list of token IDs, not "
                         f"{_shown(ids)}")
     limit = math.inf if size is None else size
-    if not (set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
-            ids, default=0) < limit):
-        for at, i in enumerate(ids):
-            whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
-            if not whole or not 0 <= int(i) < limit:
-                raise (IndexError if whole else TypeError)(
-                    f"token ID {_shown(i)} at position {at} of {name} is not "
-                    f"an int from 0{'' if size is None else f' to {size - 1}'}")
-        ids = [int(i) for i in ids]  # NumPy's integers made Python's
+    plain = set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
+        ids, default=0) < limit  # the usual case: plain ints in range, in one go
+    for at, i in enumerate([] if plain else ids):
+        whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
+        if not whole or not 0 <= int(i) < limit:
+            raise (IndexError if whole else TypeError)(
+                f"token ID {_shown(i)} at position {at} of {name} is not an "
+                f"int from 0" + ("" if size is None else f" to {size - 1}"))
+    ids = list(ids) if plain else [int(i) for i in ids]  # NumPy's made Python's
     odd = [i for i in ids if not isinstance(rows[i], (list, tuple))] if (
         rows is not None) else []
     if odd:  # "abc" would be three numbers; a generator, none the second time
         raise TypeError(f"row {odd[0]} must be a list of numbers, not "
                         f"{_shown(rows[odd[0]])}")
-    return list(ids)
+    return ids
 
 
 def _mask(mask, size=None):
