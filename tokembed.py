@@ -969,7 +969,7 @@ def _ids(ids, size, name="ids", rows=None):
                         f"{_shown(ids)}")
     limit = math.inf if size is None else size
     plain = set(map(type, ids)) <= {int} and 0 <= min(ids, default=0) and max(
-        ids, default=0) < limit  # the usual case: plain ints in range, in one go
+        ids, default=0) < limit  # the usual case: plain ints in range, at once
     for at, i in enumerate([] if plain else ids):
         whole = hasattr(type(i), "__index__") and not isinstance(i, bool)
         if not whole or not 0 <= int(i) < limit:
