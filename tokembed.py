@@ -976,7 +976,7 @@ def _ids(ids, size, name="ids", rows=None):
             raise (IndexError if whole else TypeError)(
                 f"token ID {_shown(i)} at position {at} of {name} is not an "
                 f"int from 0" + ("" if size is None else f" to {size - 1}"))
-    ids = list(ids) if plain else [int(i) for i in ids]  # NumPy's made Python's
+    ids = list(ids) if plain else [int(i) for i in ids]  # NumPy's as Python's
     odd = [i for i in ids if not isinstance(rows[i], (list, tuple))] if (
         rows is not None) else []
     if odd:  # "abc" would be three numbers; a generator, none the second time
