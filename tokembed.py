@@ -1347,10 +1347,11 @@ def _escaped(text, special='"\\'):
 
 def _quoted(text):
     """Quote text as typed, escaping what a terminal cannot show; cut if long."""
-    pieces = [_escaped(char) for char in text]  # cut by the columns they take
-    if sum(map(_width, pieces)) <= 40:
+    pieces = [_escaped(char) for char in text]  # cut by columns; a mark counts 1
+    widths = [max(1, _width(piece)) for piece in pieces]
+    if sum(widths) <= 40:
         return f'"{"".join(pieces)}"'
-    kept = next(k for k in range(len(pieces) + 1) if sum(map(_width, pieces[:k + 1])) > 30)
+    kept = next(k for k in range(len(pieces) + 1) if sum(widths[:k + 1]) > 30)
     return f'"{"".join(pieces[:kept])}..." ({len(text):,} characters)'
 
 
@@ -1950,7 +1951,8 @@ def _print_cut(text, ids, vocab, heads, more):
             split[cells[-1]] = " + ".join(map(repr, held))
         held = []
     _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
-    _say_cut(cells)
+    if cells:  # "" has none
+        _say_cut(cells)
     notes = [f"{c} = {b}" for c, b in split.items()]  # 2 lines, or about
     if notes:
         _say_cut(notes[:4] + [f"and {len(notes) - 4} more"] * (len(notes) > 4), ", ")
