@@ -48,8 +48,8 @@ const mark = (what, argv = null) => {
   page.events.push([what, performance.now(), argv]);
   performance.mark(`tokembed:${what}`);
 };
-const numbers = new Intl.NumberFormat("en-US");
-const count = (n) => numbers.format(n);
+let numbers = null;  // made when first needed: the first takes a browser some 20 ms
+const count = (n) => (numbers ??= new Intl.NumberFormat("en-US")).format(n);
 const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
 const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
 const later = (then) => (document.hidden ? setTimeout(then, 0) : requestAnimationFrame(then));
@@ -152,7 +152,8 @@ function writeState() {
   }
   const query = new URLSearchParams(values.text ? [["text", values.text]] : []);
   for (const [name, value] of rest) query.append(name, value);
-  history.replaceState(null, "", `${location.pathname}${query.size ? "?" + query : ""}`);
+  const address = `${location.pathname}${query.size ? "?" + query : ""}`;
+  if (address !== location.pathname + location.search) history.replaceState(null, "", address);
   $("text-link-note").textContent = left.length ? "This page's address keeps only " +
     left.map(([name, kept, all]) => `the first ${count(kept)} of the ${count(all)} characters ` +
              `of ${name === "text" ? "the text" : name}`).join(", and ") +
@@ -1054,7 +1055,8 @@ function showSource() {
 // A box wider than the screen says so, in words and with a shadow at the cut edge.
 function cue(box) {
   if (!box) return;
-  const more = box.scrollWidth > box.clientWidth + 1;
+  const more = !box.closest("[hidden]") &&  // measured, a hidden box would lay the page out
+    box.scrollWidth > box.clientWidth + 1;
   box.classList.toggle("more", more);
   const note = box.nextElementSibling?.classList.contains("more-note") && box.nextElementSibling;
   if (note) note.hidden = !more;
@@ -1240,28 +1242,37 @@ function startWorker(saying) {
   settle();
 }
 
-function start() {
+// Start-up runs in pieces, each a task of its own, so that no one task holds the page
+// on a busy machine: Python first, as it takes longest; then what the page shows.
+async function start() {
   mark("script");
   $("stalled").remove();  // the HTML's notice for a page whose script never ran
   page.lesson = $("output").textContent;  // the HTML's copy of the lesson's output
   readState();
-  wait($("source"), "The copy panel fills once Python has loaded.");
-  wire();
   const chosen = pyodideFolder();
   page.pyodide = chosen.folder ?? PYODIDE;
   page.pyodideAsGiven = chosen.asGiven;
   page.sourcePending = true;
+  const local = location.protocol === "file:";
+  if (!local && chosen.refused === undefined) {
+    ownPolicy();
+    say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by ` +
+        "side …", "busy");
+    startWorker("");
+  }
+  await pause();
+  wait($("source"), "The copy panel fills once Python has loaded.");
+  wire();
   show.now = true;
   show();
+  await pause();
   showSource();
-  if (location.protocol === "file:") {
+  if (local) {
     fail("file", "This page is open as a file, and a browser starts no Web Worker from " +
                  "a file, so Python cannot run here.");
     help(["Serve the clone's folder instead: in the clone, run", { code: SERVE },
           "and open http://127.0.0.1:8000/.docs/index.html."]);
-    return;
-  }
-  if (chosen.refused !== undefined) {
+  } else if (chosen.refused !== undefined) {
     fail("refused", `This link asks for Pyodide from “${chosen.refused}”, which is neither ` +
                     "a folder inside this page's own folder nor the pinned jsDelivr copy, so " +
                     "the page did not load it: only this page's own code runs here.");
@@ -1275,12 +1286,17 @@ function start() {
           "(see README.md, “In a browser”)."]);
     $("help").prepend(link);
     writeState();
-    return;
   }
-  ownPolicy();
-  say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by side …`,
-      "busy");
-  startWorker("");
+}
+
+// A moment for the browser to draw and to answer a click, between two pieces of work
+function pause() {
+  if (globalThis.scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {  // a message, which no hidden tab holds back as a timer
+    const channel = new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
 }
 
 function wire() {
