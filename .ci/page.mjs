@@ -760,11 +760,23 @@ window.__done = performance.now();
        "a keystroke for a long answer");
 
   // Answers too long to show whole, from links: each settles, shows its start (the
-  // very bytes python3 printed) and says what it left out; no long task once Python
-  // is ready; the page's own address stays within what the server takes.
+  // very bytes python3 printed) and says what it left out, and saves the whole; it
+  // comes in parts, and no task is long once Python is ready; the page's own address
+  // stays within what the server takes.
   const long = await context({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
   await long.route((url) => url.href.length > 60000, (route) => route.fulfill({
     contentType: "text/html", body: served("index.html") }));  // longer than http.server takes
+  await long.addInitScript(() => {  // each message from Python's worker: its kind and size
+    window.__messages = [];
+    window.Worker = class extends window.Worker {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", ({ data }) =>
+          window.__messages.push([data.kind, data.out?.length ?? 0]));
+      }
+    };
+  });
+  const PART = 2 ** Number(/const PART = 1 << (\d+);/.exec(served("worker.js"))[1]);
   for (const [k, state] of big.entries()) {
     const page = await long.newPage();
     watch(page);
@@ -772,11 +784,13 @@ window.__done = performance.now();
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(at(state.query));
     await settled(page, 240000);
+    const slowest = await longAfter(page, "ready");  // before the whole is read out of the page
+    const sizes = (await page.evaluate(() => window.__messages))
+      .filter(([kind]) => kind === "part" || kind === "result").map(([, size]) => size);
     const seen = await shown(page);
     const expected = read(`big-${k}.out`);
     const where = `${state.command.slice(0, 70)}… (${expected.length.toLocaleString("en-US")} ` +
       "characters)";
-    const slowest = await longAfter(page, "ready");
     check(seen.whole === expected && seen.output.length < expected.length &&
           expected.startsWith(seen.output) && seen.output.length > 1000,
           `${where}: shows ${seen.output.length} characters, not the start of what python3 prints`);
@@ -786,11 +800,17 @@ window.__done = performance.now();
           (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
            seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
     check(slowest <= 200, `${where}: a main-thread task of ${slowest} ms once Python was ready`);
+    check(Math.max(...sizes) <= PART && sizes.length > expected.length / PART,
+          `${where}: came in ${sizes.length} messages, the largest of ${Math.max(...sizes)} characters`);
     check(!errors.length, `${where}: threw ${errors}`);
     check(seen.path.length <= 8000, `${where}: its address is ${seen.path.length} characters`);
     console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
-                `of ${expected.length.toLocaleString("en-US")} characters shown; longest task ` +
-                `once ready ${slowest} ms`);
+                `of ${expected.length.toLocaleString("en-US")} characters shown; ${sizes.length} ` +
+                `messages; longest task once ready ${slowest} ms`);
+    const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
+                                     page.click("#save", { timeout: 30000 })])
+      .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
+    check(saved === expected, `${where}: saves something other than what python3 printed`);
     if (k === 0) {  // the 10,000 x's: the address keeps the text's start, and says so
       const kept = new URLSearchParams(seen.url).get("text");
       check(/^x+$/.test(kept) && kept.length < 10000 && /first [\d,]+ of the 10,000 characters/
@@ -801,16 +821,12 @@ window.__done = performance.now();
       check(again.status() === 200 && (await shown(page)).command ===
             `python3 tokembed.py --tokens --d-model 48 -- ${kept}`,
             `reloading its own address: ${again.status()}`);
-      const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
-                                       page.click("#save", { timeout: 30000 })])
-        .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
-      check(saved === (await shown(page)).whole, "saves something other than the whole output");
     }
     await page.close();
   }
   await long.close();
   done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
-       "of the whole, no long task, an address the server takes");
+       "of the whole, in parts, no long task, an address the server takes");
 }
 
 // --- 5. Failure paths end, each with one message and what to run; slow is not dead --------------

@@ -297,13 +297,23 @@ function pump() {
   settle();
 }
 
+// A long answer comes in parts (worker.js says why): each is kept, and its line breaks
+// counted, as it comes; the whole is joined as a rope, which copies nothing.
+function part(message) {
+  if (busy?.id !== message.id) return;
+  (busy.parts ??= []).push(message.out);
+  busy.breaks = (busy.breaks ?? 0) + lineBreaks(message.out);
+}
+
 function answered(message) {
   const request = busy;
   if (!request || request.id !== message.id) return;
   busy = null;
   clearTimeout(request.limit);
-  const answer = { status: message.status, out: message.out, err: message.err,
-                   tokens: message.tokens ?? null };
+  const parts = [...request.parts ?? [], message.out];
+  const answer = { status: message.status, out: parts.reduce((whole, piece) => whole + piece),
+                   err: message.err, tokens: message.tokens ?? null, parts,
+                   breaks: (request.breaks ?? 0) + lineBreaks(message.out) };
   if (message.broken) {  // Pyodide itself failed: this worker can run nothing more
     stopped(request, `Python failed inside the page (${message.err})`);
     return;
@@ -467,7 +477,7 @@ function enable(name, on, option) {
 // SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
 // the whole as a file.
 const drawing = { id: 0, active: false };
-function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
+function showOutput({ status, out, err, tokens, parts, breaks }, argv, then = () => {}) {
   const pre = $("output");
   if (status === "stopped") {
     wait(pre, "");
@@ -493,7 +503,7 @@ function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
   page.shown.output = python ? text : null;
   page.shown.tokens = tokens ?? null;
   page.ids = tokens ? tokens.ids : null;
-  const cut = cutOf(text);
+  const cut = status === 0 && parts ? cutOf(parts, breaks) : cutOf([text]);
   const lines = cut.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const line = marker(argv, tokens);
   let k = 0;
@@ -547,19 +557,32 @@ function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
   $("announce").textContent = status === 0 ? "" : `tokembed.py refused it: ${text.trim()}`;
 }
 
-function cutOf(text) {  // the start of the text that the box shows, and what it leaves out
+// The start of a text that the box shows, and what it leaves out. The text is given in
+// parts, with their line breaks counted: only the parts that hold its start are read.
+function cutOf(parts, breaks = parts.reduce((n, piece) => n + lineBreaks(piece), 0)) {
+  const chars = parts.reduce((n, piece) => n + piece.length, 0);
+  let text = "";
+  for (const piece of parts) {
+    if (text.length > SHOW_CHARS) break;
+    text += piece;
+  }
   let end = Math.min(text.length, SHOW_CHARS), lines = 0, at = -1;
   while (lines < SHOW_LINES && (at = text.indexOf("\n", at + 1)) !== -1 && at < end) lines += 1;
   if (lines === SHOW_LINES) end = Math.min(end, at + 1);  // the SHOW_LINES-th line ends here
-  if (end < text.length && end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
-  const left = end < text.length;
-  const linesIn = (to) => {  // lines that start before to
-    let n = 0;
-    for (let at = -1; (at = text.indexOf("\n", at + 1)) !== -1 && at < to - 1;) n += 1;
-    return n + (to > 0 ? 1 : 0);
-  };
-  return { text: text.slice(0, end), left, chars: text.length, shownChars: end,
-           lines: left ? linesIn(text.length) : 0, shownLines: left ? linesIn(end) : 0 };
+  if (end < chars && end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+  const left = end < chars;
+  // the lines that start before a place: the line breaks before its last character, and one
+  const last = parts.findLast((piece) => piece)?.at(-1);
+  const all = breaks - (last === "\n" ? 1 : 0) + (chars > 0 ? 1 : 0);
+  const shown = lineBreaks(text.slice(0, Math.max(0, end - 1))) + (end > 0 ? 1 : 0);
+  return { text: text.slice(0, end), left, chars, shownChars: end,
+           lines: left ? all : 0, shownLines: left ? shown : 0 };
+}
+
+function lineBreaks(text) {
+  let n = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) n += 1;
+  return n;
 }
 
 function outputNote(about) {  // under the output: what it left out, or a stopped view
@@ -1222,6 +1245,7 @@ function startWorker(saying) {
     if (data.kind === "progress") progress(data);
     else if (data.kind === "ready") ready(data.info);
     else if (data.kind === "failed") failed(data);
+    else if (data.kind === "part") part(data);
     else if (data.kind === "result") answered(data);
   };
   mine.onerror = (event) => {
