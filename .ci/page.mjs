@@ -21,7 +21,7 @@
 //   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
 //      bad Pyodide folder) with one message that says what to run; wait out a slow
 //      start and four tabs loading at once; and stop a view that hangs or a worker
-//      that dies, say so, and go on with a fresh one.
+//      that dies, say which, and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -933,7 +933,8 @@ window.__done = performance.now();
     await tabs.close();
   };
   // A view that hangs, and a worker that dies, with or without a word: each ends in a
-  // message, and a fresh Python runs the next view.
+  // message, which says which (a view too slow, or Python that stopped on its own), and a
+  // fresh Python runs the next view. A dead worker is found without waiting RUN_LIMIT out.
   const stopped = async (word, how, within) => {
     const dies = await context();
     await faulty(dies, "self.onmessage = async ({ data }) => {",
@@ -947,7 +948,9 @@ window.__done = performance.now();
                                null, { timeout: within + 60000 }).catch(() => {});
     const after = await hear(page);
     const waited = Date.now() - started;
-    check(/The page stopped this view/.test(after.output) && after.restarts === 1 &&
+    const said = within ? /^The page stopped this view: it ran for more than \d+ s\. .*slower/
+      : /^Python stopped while it ran this view \(its worker (closed|failed: .*died)\)\. A fresh/;
+    check(said.test(after.output) && after.restarts === 1 &&
           after.workers === 2 && await page.isVisible("#retry"),
           `${word}: ended in ${JSON.stringify(after)}`);
     check(waited < within + 30000, `${word}: the page waited ${seconds(waited)} to say so`);
@@ -972,7 +975,7 @@ window.__done = performance.now();
     fourTabs(),
     stopped("STUCK", `const hold = new XMLHttpRequest(); hold.open("GET", new URL("hang/x", ` +
             `import.meta.url), false); try { hold.send(); } catch {}`, RUN_LIMIT),
-    stopped("GONE", "self.close()", RUN_LIMIT),
+    stopped("GONE", "self.close()", 0),
     stopped("DIED", `setTimeout(() => { throw new Error("the worker died"); })`, 0),
   ]);
   docsOnly.close();

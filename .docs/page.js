@@ -315,7 +315,7 @@ function answered(message) {
                    err: message.err, tokens: message.tokens ?? null, parts,
                    breaks: (request.breaks ?? 0) + lineBreaks(message.out) };
   if (message.broken) {  // Pyodide itself failed: this worker can run nothing more
-    stopped(request, `Python failed inside the page (${message.err})`);
+    stopped(request, `Pyodide failed: ${message.err}`, "ended");
     return;
   }
   remember(request.key, answer);
@@ -326,19 +326,21 @@ function answered(message) {
   }
 }
 
-// A view that runs past the limit, or a worker that dies, ends here: the view says so,
-// is not run again by itself, and a fresh Python starts for the next one.
-function stopped(request, why) {
+// A view that runs past the limit ("slow"), or a worker that ends on its own ("ended"),
+// ends here: the view says which, is not run again by itself, and a fresh Python starts.
+function stopped(request, why, how = "slow") {
+  const ended = how === "ended";
   if (request) {
     clearTimeout(request.limit);
     if (busy === request) busy = null;
-    const answer = { status: "stopped", out: "", err: why, tokens: null };
+    const answer = { status: "stopped", out: "", err: why, tokens: null, ended };
     remember(request.key, answer);
     if (latest[request.slot] === request.id) request.then(answer, request);
   }
   page.restarts += 1;
   mark("restart");
-  startWorker(`Python stopped: ${why}. A fresh Python is starting for what you ask next …`);
+  startWorker(`${ended ? `Python stopped (${why})` : `The page stopped Python: ${why}`}. ` +
+              "A fresh Python is starting for what you ask next …");
 }
 
 let ticking = null;
@@ -477,16 +479,19 @@ function enable(name, on, option) {
 // SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
 // the whole as a file.
 const drawing = { id: 0, active: false };
-function showOutput({ status, out, err, tokens, parts, breaks }, argv, then = () => {}) {
+function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, then = () => {}) {
   const pre = $("output");
   if (status === "stopped") {
     wait(pre, "");
     pre.classList.add("error");
-    pre.dataset.why = `The page stopped this view: ${err}. Python in a browser is slower ` +
-      "than on your machine, and a phone slower still: run the command above there.";
+    const said = ended ? `Python stopped while it ran this view (${err})`
+      : `The page stopped this view: ${err}`;
+    pre.dataset.why = `${said}. ` + (ended ? "A fresh Python is starting: run it here " +
+      "again, or run the command above on your machine." : "Python in a browser is " +
+      "slower than on your machine, and a phone slower still: run the command above there.");
     $("outcome").textContent = "stopped";
-    $("announce").textContent = `The page stopped this view: ${err}.`;
-    outputNote({ retry: argv });
+    $("announce").textContent = `${said}.`;
+    outputNote({ retry: argv, ended });
     showStrip(null);
     unlight();
     mark("output", argv);
@@ -592,7 +597,8 @@ function outputNote(about) {  // under the output: what it left out, or a stoppe
   $("retry").hidden = !about?.retry;
   if (!about) return;
   if (about.retry) {
-    $("cut-text").textContent = "Or run it here again, and wait longer:";
+    $("cut-text").textContent = about.ended ? "Or run it here again:"
+      : "Or run it here again, and wait longer:";
     page.retry = about.retry;
     return;
   }
@@ -1060,9 +1066,10 @@ function showSource() {
   $("copied").textContent = "";
   writeState();
   if (!page.names.length) return;
-  ask("source", args, ({ status, out, err }) => {
+  ask("source", args, ({ status, out, err, ended }) => {
     if (status === "stopped") {
-      wait($("source"), `The page stopped it: ${err}.`);
+      wait($("source"), ended ? `Python stopped while it ran this (${err}).`
+        : `The page stopped it: ${err}.`);
       return;
     }
     page.shown.source = status === 0 ? out : err;
@@ -1239,6 +1246,18 @@ function startWorker(saying) {
     return;
   }
   const mine = worker;
+  const ended = (why) => {  // the worker closed or failed, on its own
+    if (mine !== worker || page.failed) return;
+    if (!page.python) {
+      failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
+               detail: `the page's worker did not start (${why})` });
+    } else {
+      stopped(busy, why, "ended");
+    }
+  };
+  // A worker that closes says nothing: it holds a Web Lock, which the page gets once it
+  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it.)
+  const lock = navigator.locks && `tokembed-${crypto.randomUUID()}`;
   mine.onmessage = ({ data }) => {
     if (mine !== worker || page.failed) return;
     news.heard = performance.now();
@@ -1247,19 +1266,13 @@ function startWorker(saying) {
     else if (data.kind === "failed") failed(data);
     else if (data.kind === "part") part(data);
     else if (data.kind === "result") answered(data);
+    else if (data.kind === "held") navigator.locks.request(lock, () => ended("its worker closed"));
   };
   mine.onerror = (event) => {
     event.preventDefault?.();
-    if (mine !== worker || page.failed) return;
-    const why = event.message || "no reason given";
-    if (!page.python) {
-      failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
-               detail: `the page's worker did not start (${why})` });
-    } else {
-      stopped(busy, `Python's worker stopped (${why})`);
-    }
+    ended(`its worker failed: ${event.message || "no reason given"}`);
   };
-  mine.postMessage({ kind: "start", pyodide: page.pyodide,
+  mine.postMessage({ kind: "start", pyodide: page.pyodide, lock,
                      source: new URL("../tokembed.py", location.href).href });
   watchLoading();
   mark("worker");

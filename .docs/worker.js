@@ -10,6 +10,7 @@
 //                 {kind: "alive", step, at}                     each second it loads
 //                 {kind: "ready", info: {...}, at}              Python runs
 //                 {kind: "failed", what, url, detail}           loading failed
+//                 {kind: "held", at}                            it holds the lock `lock`
 //                 {kind: "part", id, out, at}                   a piece of a long answer,
 //                 {kind: "result", id, status, out, err, ms, tokens, broken}   its last
 // `at` is a wall-clock time (ms since 1970), which the page reads on its own clock.
@@ -20,7 +21,8 @@
 // says that Pyodide itself failed, so that the page starts a fresh worker. An answer of
 // more than PART characters comes in parts, each a message of its own, cut after a line:
 // the page takes each in a task of its own, where one message would hold it for as long
-// as the whole takes to copy in.
+// as the whole takes to copy in. While this worker runs it holds the Web Lock named in
+// "start", which the page asks for too: the page gets it when the worker has ended.
 
 // Pyodide may come only from the pinned CDN folder, or from a folder inside the
 // page's own folder (this file's): the page has checked that already, and this
@@ -42,6 +44,10 @@ const stepped = (name, text = name, bytes = loaded) => {
 
 self.onmessage = async ({ data }) => {
   if (data.kind === "start" && python === null) {
+    if (data.lock) navigator.locks.request(data.lock, () => {
+      post({ kind: "held" });
+      return new Promise(() => {});  // held until this worker ends
+    });
     python = start(data.pyodide, data.source);
     python.catch(() => {});  // start() has told the page already
   } else if (data.kind === "run") {
