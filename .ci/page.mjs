@@ -5,8 +5,8 @@
 // Debian's headless Chromium. The page must:
 //   1. show, for every URL state, byte for byte what python3 prints for the command
 //      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
-//      812 with nothing cut off; paint --tokens' tokens over the text, and lay its
-//      table out in columns on a phone;
+//      812 with nothing cut off and every token, chip and button 24 x 24 px or more;
+//      paint --tokens' tokens over the text, and lay its table out in columns on a phone;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
 //      --tokens' painted tokens too; name them, announce errors; and on a slide
 //      (1920 x 1080, and at 200% zoom) show the output and the figure together;
@@ -199,6 +199,17 @@ const layout = (page) => page.evaluate(() => {
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
     rows: rows.length, lefts: [...new Set(lefts)], cards,
+    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
+    // its label; an ID, a line or a figure row lights what its token does (WCAG's
+    // "equivalent"), and a link in a sentence is exempt.
+    small: [...document.querySelectorAll("#output .token, #strip .tok, button, select, " +
+                                          "input:not([type=radio]), textarea, summary, " +
+                                          "fieldset label")]
+      .filter((target) => target.getClientRects().length && !target.closest("[hidden]"))
+      .map((target) => [target.getBoundingClientRect(), target])
+      .filter(([box]) => box.width < 24 || box.height < 24)
+      .map(([box, target]) => `${target.id || target.className || target.tagName}` +
+           ` "${target.textContent.trim().slice(0, 20)}" ${box.width} x ${box.height}`),
   };
 });
 // What the strip paints, read back: each whole token's characters, and each character
@@ -262,6 +273,7 @@ async function visit(page, k, state) {
     check(cut.figureCut <= 0 || cut.figureCue, `${where}: the figure is cut with no cue`);
   }
   check(cut.sourceCut <= 0 || cut.sourceCue, `${where}: the copy panel is cut with no cue`);
+  check(!cut.small.length, `${where}: at 375 px, targets under 24 x 24 px: ${cut.small}`);
   if (state.argv[0] === "--tokens" && !failed) {
     const text = state.argv[state.argv.indexOf("--") + 1];
     const strip = await painted(page);

@@ -924,6 +924,7 @@ function chip(tokens, k, content, part) {
     if (piece) token.append(piece);
   });
   if (!content) token.classList.add("empty");
+  token.style.setProperty("--n", Math.max(1, ...pieces.map((piece) => [...piece].length)));
   return token;
 }
 
