@@ -13,11 +13,14 @@
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
-//   4. never freeze: no main-thread task over 200 ms while loading, during --train,
-//      or for an answer too long to show whole, which shows its start, says what it
-//      left out, and saves the whole; the first Python output within 1.3x of a bare
-//      loadPyodide() and runPython; a held arrow key runs only where it stops; an
-//      address of at most 8,000 characters, which the server takes;
+//   4. never freeze, on a busy machine too, so every budget is a part of what a bare
+//      loadPyodide() and runPython takes in the same run: no main-thread task longer
+//      than a 20th of its longest (Python's start, on its main thread) while loading,
+//      during --train, or for an answer too long to show whole, which comes in parts,
+//      shows its start, says what it left out, and saves the whole; the first paint
+//      within a quarter of its time, the first Python output within 1.3x; a held arrow
+//      key runs only where it stops; an address of at most 8,000 characters, which the
+//      server takes;
 //   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
 //      bad Pyodide folder) with one message that says what to run; wait out a slow
 //      start and four tabs loading at once; and stop a view that hangs or a worker
@@ -656,15 +659,28 @@ window.__done = performance.now();
 </script>`;
   await made.route(`${base}/bare.html`, (route) => route.fulfill({
     contentType: "text/html", body: BARE }));
-  const bare = [], mine = [], paints = [], longest = [], steps = [];
-  // One of each to warm the caches, then five of each, alternated, so that the
-  // machine's load falls on both alike; medians, so that one slow load is not the answer.
-  for (let k = -1; k < 5; k += 1) {
+  // Budgets are parts of what the bare page takes in the same run, never milliseconds, so
+  // that a busy machine, which slows both alike, fails neither. The bare page starts
+  // Python on its main thread, in one task of 2 to 3 s on a quiet 2-core machine: no task
+  // of the page's may take more than a SHARE of that one's median (about 120 ms there).
+  const SHARE = 1 / 20;
+  const bareRun = async () => {
     const plain = await made.newPage();
     await plain.goto(`${base}/bare.html`);
-    await plain.waitForFunction(() => window.__done, null, { timeout: 120000 });
-    const plainTook = await plain.evaluate(() => window.__done);
+    await plain.waitForFunction(() => window.__done, null, { timeout: 300000 });
+    const took = await plain.evaluate(() => [window.__done,
+                                             Math.max(0, ...window.__longest.map(([, ms]) => ms))]);
     await plain.close();
+    return took;
+  };
+  const bare = [], bareLongest = [], mine = [], paints = [], longest = [], steps = [];
+  // Later checks measure the bare page again, just before: the machine may be busier.
+  const budget = async () => SHARE * Math.max(median(bareLongest), (await bareRun())[1]);
+  // One of each to warm the caches, then seven of each, alternated, so that the
+  // machine's load falls on both alike; medians, so that one slow load is not the answer,
+  // and of each pair's ratio, so that a load that comes and goes falls on both of a pair.
+  for (let k = -1; k < 7; k += 1) {
+    const [plainTook, plainLongest] = await bareRun();
     const page = await made.newPage();
     watch(page);
     const asked = [];
@@ -679,6 +695,7 @@ window.__done = performance.now();
     await page.close();
     if (k < 0) continue;
     bare.push(plainTook);
+    bareLongest.push(plainLongest);
     mine.push(when("output"));
     paints.push(got.paint);
     longest.push(Math.max(0, ...got.long.map(([, ms]) => ms)));
@@ -690,32 +707,37 @@ window.__done = performance.now();
     check(source >= 0 && wasm >= 0 && source < wasm,
           `fetches tokembed.py after Pyodide, not beside it: ${asked.join(" ")}`);
   }
-  const ratio = median(mine) / median(bare);
-  check(median(paints) <= 1000, `first paint after ${median(paints)} ms`);
+  const ratio = median(mine.map((ms, k) => ms / bare[k])), most = SHARE * median(bareLongest);
+  const share = (ms) => `${ms} ms, ${(ms / median(bareLongest)).toFixed(3)} of the bare page's ` +
+    `longest task (${Math.round(median(bareLongest))} ms; at most ${SHARE.toFixed(3)})`;
+  check(median(paints) <= median(bare) / 4, `first paint after ${median(paints)} ms, more ` +
+        `than a quarter of a bare loadPyodide() and runPython (${median(bare)} ms)`);
   check(ratio <= 1.3, `first Python output ${seconds(median(mine))}, ${ratio.toFixed(2)}x a ` +
                       `bare loadPyodide() and runPython (${seconds(median(bare))})`);
-  check(Math.max(...longest) <= 200, `a main-thread task of ${Math.max(...longest)} ms while loading`);
+  check(Math.max(...longest) <= most, `a main-thread task of ${share(Math.max(...longest))} ` +
+        "while loading");
   const step = (pick) => Math.round(median(steps.map(pick)));
   const event = (name) => step((got) => got.events.find(([what]) => what === name)?.[1]);
   const timing = (name) => step((got) => got.timings[name]);
-  console.log(`page: loading, medians of 5 (ms from navigation): first paint ` +
+  console.log(`page: loading, medians of 7 (ms from navigation): first paint ` +
     `${Math.round(median(paints))}; worker started ${event("worker")}; tokembed.py arrived ` +
     `${timing("source:tokembed.py")}, pyodide.mjs ${timing("loader:pyodide.mjs")}, ` +
     `pyodide.asm.wasm ${timing("file:pyodide.asm.wasm")}; Python started ` +
     `${timing("python:Python")}; tokembed imported ${event("ready")}; first Python output ` +
     `${event("output")} (a bare loadPyodide() and runPython: ${Math.round(median(bare))}, ` +
     `so ${ratio.toFixed(2)}x); figure ${event("figure")}; copy panel ${event("source")}; ` +
-    `longest main-thread task ${Math.max(...longest)}`);
+    `longest main-thread task ${share(Math.max(...longest))}`);
 
   // --train, fresh: loading and training, and not one long task; then a held arrow key.
+  const most2 = await budget();
   const page = await made.newPage();
   watch(page);
   await page.goto(at("view=train&seed=5"));
   await settled(page);
   const train = await page.evaluate(() => ({ long: window.__longest,
     ran: window.tokembedPage.runs.length }));
-  check(Math.max(0, ...train.long.map(([, ms]) => ms)) <= 200,
-        `a main-thread task of ${JSON.stringify(train.long)} ms during --train`);
+  check(Math.max(0, ...train.long.map(([, ms]) => ms)) <= most2, `a main-thread task of ` +
+        `${JSON.stringify(train.long)} ms during --train (at most ${Math.round(most2)})`);
   await page.evaluate(() => { window.tokembedPage.runs.length = 0; });
   await page.selectOption("#view", "");
   await settled(page);
@@ -732,7 +754,8 @@ window.__done = performance.now();
   check(held.runs.filter((argv) => !argv.includes("--svg")).length <= 1 &&
         !held.runs.some((argv) => argv[0] === "--train"),
         `a held arrow key ran ${JSON.stringify(held.runs)}`);
-  check(held.slowest <= 200, `a key press took ${held.slowest} ms to show`);
+  check(held.slowest <= most2, `a key press took ${held.slowest} ms to show ` +
+        `(at most ${Math.round(most2)})`);
   // A view still running when a control changes is superseded: only the latest shows.
   await page.evaluate(() => { window.tokembedPage.events.length = 0; });
   await page.fill("#seed", "9");
@@ -748,8 +771,8 @@ window.__done = performance.now();
   check(last2.outputs.every((argv) => argv[0] !== "--train") &&
         last2.command === "python3 tokembed.py --context --seed 9",
         `a superseded --train still showed: ${JSON.stringify(last2)}`);
-  check(Math.max(0, ...last2.long.map(([, ms]) => ms)) <= 200,
-        `a main-thread task of ${JSON.stringify(last2.long)} ms while --train ran`);
+  check(Math.max(0, ...last2.long.map(([, ms]) => ms)) <= most2, `a main-thread task of ` +
+        `${JSON.stringify(last2.long)} ms while --train ran (at most ${Math.round(most2)})`);
   // A keystroke that asks for a very long answer (60 words x 16,384): no long task.
   await page.selectOption("#view", "");
   await page.fill("#text", "my order is late refund ".repeat(12).trim());
@@ -761,13 +784,13 @@ window.__done = performance.now();
     shown: document.getElementById("output").textContent.length,
     whole: window.tokembedPage.shown.output.length }));
   const keyLong = await longAfter(page, "keystroke");
-  check(keyLong <= 200 && keyed.shown < keyed.whole && /first [\d,]+ lines/.test(keyed.cut),
-        `d_model 16384 for 60 words: a ${keyLong} ms task, shows ${keyed.shown} of ` +
-        `${keyed.whole} characters, says "${keyed.cut}"`);
-  console.log(`page: a keystroke for 60 words x 16,384: longest main-thread task ${keyLong} ms, ` +
+  check(keyLong <= most2 && keyed.shown < keyed.whole && /first [\d,]+ lines/.test(keyed.cut),
+        `d_model 16384 for 60 words: a ${keyLong} ms task (at most ${Math.round(most2)}), ` +
+        `shows ${keyed.shown} of ${keyed.whole} characters, says "${keyed.cut}"`);
+  console.log(`page: a keystroke for 60 words x 16,384: longest main-thread task ${keyLong} ms ` +
+              `(at most ${Math.round(most2)}), ` +
               `${keyed.whole.toLocaleString("en-US")} characters, ` +
               `${keyed.shown.toLocaleString("en-US")} shown`);
-  await made.close();
   done("budgets: first paint, first output, no long task, a held key, a superseded view, " +
        "a keystroke for a long answer");
 
@@ -789,6 +812,7 @@ window.__done = performance.now();
     };
   });
   const PART = 2 ** Number(/const PART = 1 << (\d+);/.exec(served("worker.js"))[1]);
+  const most3 = await budget();
   for (const [k, state] of big.entries()) {
     const page = await long.newPage();
     watch(page);
@@ -811,14 +835,15 @@ window.__done = performance.now();
     check(seen.command === state.command && (seen.commandShown === state.command ||
           (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
            seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
-    check(slowest <= 200, `${where}: a main-thread task of ${slowest} ms once Python was ready`);
+    check(slowest <= most3, `${where}: a main-thread task of ${slowest} ms once Python was ` +
+          `ready (at most ${Math.round(most3)})`);
     check(Math.max(...sizes) <= PART && sizes.length > expected.length / PART,
           `${where}: came in ${sizes.length} messages, the largest of ${Math.max(...sizes)} characters`);
     check(!errors.length, `${where}: threw ${errors}`);
     check(seen.path.length <= 8000, `${where}: its address is ${seen.path.length} characters`);
     console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
                 `of ${expected.length.toLocaleString("en-US")} characters shown; ${sizes.length} ` +
-                `messages; longest task once ready ${slowest} ms`);
+                `messages; longest task once ready ${slowest} ms (at most ${Math.round(most3)})`);
     const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
                                      page.click("#save", { timeout: 30000 })])
       .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
@@ -837,6 +862,7 @@ window.__done = performance.now();
     await page.close();
   }
   await long.close();
+  await made.close();
   done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
        "of the whole, in parts, no long task, an address the server takes");
 }
