@@ -5,23 +5,26 @@
 // Debian's headless Chromium. The page must:
 //   1. show, for every URL state, byte for byte what python3 prints for the command
 //      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
-//      812 with nothing cut off; paint --tokens' tokens over the text, and lay its
-//      table out in columns on a phone;
+//      812 with nothing cut off and every token, chip and button 24 x 24 px or more;
+//      paint --tokens' tokens over the text, and lay its table out in columns on a phone;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
 //      --tokens' painted tokens too; name them, announce errors; and on a slide
 //      (1920 x 1080, and at 200% zoom) show the output and the figure together;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
-//   4. never freeze: no main-thread task over 200 ms while loading, during --train,
-//      or for an answer too long to show whole, which shows its start, says what it
-//      left out, and saves the whole; the first Python output within 1.3x of a bare
-//      loadPyodide() and runPython; a held arrow key runs only where it stops; an
-//      address of at most 8,000 characters, which the server takes;
+//   4. never freeze, on a busy machine too, so every budget is a part of what a bare
+//      loadPyodide() and runPython takes in the same run: no main-thread task longer
+//      than a 20th of its longest (Python's start, on its main thread) while loading,
+//      during --train, or for an answer too long to show whole, which comes in parts,
+//      shows its start, says what it left out, and saves the whole; the first paint
+//      within a quarter of its time, the first Python output within 1.3x; a held arrow
+//      key runs only where it stops; an address of at most 8,000 characters, which the
+//      server takes;
 //   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
 //      bad Pyodide folder) with one message that says what to run; wait out a slow
 //      start and four tabs loading at once; and stop a view that hangs or a worker
-//      that dies, say so, and go on with a fresh one.
+//      that dies, say which, and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,6 +47,7 @@ const states = JSON.parse(read("states.json"));
 const big = JSON.parse(read("big.json"));
 const views = JSON.parse(read("views.json"));  // [flag, takes, help] in VIEWS order
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+let bareTook = 3000;  // a bare loadPyodide() and runPython, ms: section 4 measures it
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const short = (text) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 const served = (name) => readFileSync(join(clone, ".docs", name), "utf8");
@@ -199,6 +203,17 @@ const layout = (page) => page.evaluate(() => {
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
     rows: rows.length, lefts: [...new Set(lefts)], cards,
+    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
+    // its label; an ID, a line or a figure row lights what its token does (WCAG's
+    // "equivalent"), and a link in a sentence is exempt.
+    small: [...document.querySelectorAll("#output .token, #strip .tok, button, select, " +
+                                          "input:not([type=radio]), textarea, summary, " +
+                                          "fieldset label")]
+      .filter((target) => target.getClientRects().length && !target.closest("[hidden]"))
+      .map((target) => [target.getBoundingClientRect(), target])
+      .filter(([box]) => box.width < 24 || box.height < 24)
+      .map(([box, target]) => `${target.id || target.className || target.tagName}` +
+           ` "${target.textContent.trim().slice(0, 20)}" ${box.width} x ${box.height}`),
   };
 });
 // What the strip paints, read back: each whole token's characters, and each character
@@ -262,6 +277,7 @@ async function visit(page, k, state) {
     check(cut.figureCut <= 0 || cut.figureCue, `${where}: the figure is cut with no cue`);
   }
   check(cut.sourceCut <= 0 || cut.sourceCue, `${where}: the copy panel is cut with no cue`);
+  check(!cut.small.length, `${where}: at 375 px, targets under 24 x 24 px: ${cut.small}`);
   if (state.argv[0] === "--tokens" && !failed) {
     const text = state.argv[state.argv.indexOf("--") + 1];
     const strip = await painted(page);
@@ -644,15 +660,28 @@ window.__done = performance.now();
 </script>`;
   await made.route(`${base}/bare.html`, (route) => route.fulfill({
     contentType: "text/html", body: BARE }));
-  const bare = [], mine = [], paints = [], longest = [], steps = [];
-  // One of each to warm the caches, then five of each, alternated, so that the
-  // machine's load falls on both alike; medians, so that one slow load is not the answer.
-  for (let k = -1; k < 5; k += 1) {
+  // Budgets are parts of what the bare page takes in the same run, never milliseconds, so
+  // that a busy machine, which slows both alike, fails neither. The bare page starts
+  // Python on its main thread, in one task of 2 to 3 s on a quiet 2-core machine: no task
+  // of the page's may take more than a SHARE of that one's median (about 120 ms there).
+  const SHARE = 1 / 20;
+  const bareRun = async () => {
     const plain = await made.newPage();
     await plain.goto(`${base}/bare.html`);
-    await plain.waitForFunction(() => window.__done, null, { timeout: 120000 });
-    const plainTook = await plain.evaluate(() => window.__done);
+    await plain.waitForFunction(() => window.__done, null, { timeout: 300000 });
+    const took = await plain.evaluate(() => [
+      window.__done, Math.max(0, ...window.__longest.map(([, ms]) => ms))]);
     await plain.close();
+    return took;
+  };
+  const bare = [], bareLongest = [], mine = [], paints = [], longest = [], steps = [];
+  // Later checks measure the bare page again, just before: the machine may be busier.
+  const budget = async () => SHARE * Math.max(median(bareLongest), (await bareRun())[1]);
+  // One of each to warm the caches, then seven of each, alternated, so that the
+  // machine's load falls on both alike; medians, so that one slow load is not the answer,
+  // and of each pair's ratio, so that a load that comes and goes falls on both of a pair.
+  for (let k = -1; k < 7; k += 1) {
+    const [plainTook, plainLongest] = await bareRun();
     const page = await made.newPage();
     watch(page);
     const asked = [];
@@ -667,6 +696,7 @@ window.__done = performance.now();
     await page.close();
     if (k < 0) continue;
     bare.push(plainTook);
+    bareLongest.push(plainLongest);
     mine.push(when("output"));
     paints.push(got.paint);
     longest.push(Math.max(0, ...got.long.map(([, ms]) => ms)));
@@ -678,32 +708,38 @@ window.__done = performance.now();
     check(source >= 0 && wasm >= 0 && source < wasm,
           `fetches tokembed.py after Pyodide, not beside it: ${asked.join(" ")}`);
   }
-  const ratio = median(mine) / median(bare);
-  check(median(paints) <= 1000, `first paint after ${median(paints)} ms`);
+  const ratio = median(mine.map((ms, k) => ms / bare[k])), most = SHARE * median(bareLongest);
+  bareTook = median(bare);
+  const share = (ms) => `${ms} ms, ${(ms / median(bareLongest)).toFixed(3)} of the bare page's ` +
+    `longest task (${Math.round(median(bareLongest))} ms; at most ${SHARE.toFixed(3)})`;
+  check(median(paints) <= median(bare) / 4, `first paint after ${median(paints)} ms, more ` +
+        `than a quarter of a bare loadPyodide() and runPython (${median(bare)} ms)`);
   check(ratio <= 1.3, `first Python output ${seconds(median(mine))}, ${ratio.toFixed(2)}x a ` +
                       `bare loadPyodide() and runPython (${seconds(median(bare))})`);
-  check(Math.max(...longest) <= 200, `a main-thread task of ${Math.max(...longest)} ms while loading`);
+  check(Math.max(...longest) <= most, `a main-thread task of ${share(Math.max(...longest))} ` +
+        "while loading");
   const step = (pick) => Math.round(median(steps.map(pick)));
   const event = (name) => step((got) => got.events.find(([what]) => what === name)?.[1]);
   const timing = (name) => step((got) => got.timings[name]);
-  console.log(`page: loading, medians of 5 (ms from navigation): first paint ` +
+  console.log(`page: loading, medians of 7 (ms from navigation): first paint ` +
     `${Math.round(median(paints))}; worker started ${event("worker")}; tokembed.py arrived ` +
     `${timing("source:tokembed.py")}, pyodide.mjs ${timing("loader:pyodide.mjs")}, ` +
     `pyodide.asm.wasm ${timing("file:pyodide.asm.wasm")}; Python started ` +
     `${timing("python:Python")}; tokembed imported ${event("ready")}; first Python output ` +
     `${event("output")} (a bare loadPyodide() and runPython: ${Math.round(median(bare))}, ` +
     `so ${ratio.toFixed(2)}x); figure ${event("figure")}; copy panel ${event("source")}; ` +
-    `longest main-thread task ${Math.max(...longest)}`);
+    `longest main-thread task ${share(Math.max(...longest))}`);
 
   // --train, fresh: loading and training, and not one long task; then a held arrow key.
+  const most2 = await budget();
   const page = await made.newPage();
   watch(page);
   await page.goto(at("view=train&seed=5"));
   await settled(page);
   const train = await page.evaluate(() => ({ long: window.__longest,
     ran: window.tokembedPage.runs.length }));
-  check(Math.max(0, ...train.long.map(([, ms]) => ms)) <= 200,
-        `a main-thread task of ${JSON.stringify(train.long)} ms during --train`);
+  check(Math.max(0, ...train.long.map(([, ms]) => ms)) <= most2, `a main-thread task of ` +
+        `${JSON.stringify(train.long)} ms during --train (at most ${Math.round(most2)})`);
   await page.evaluate(() => { window.tokembedPage.runs.length = 0; });
   await page.selectOption("#view", "");
   await settled(page);
@@ -720,7 +756,8 @@ window.__done = performance.now();
   check(held.runs.filter((argv) => !argv.includes("--svg")).length <= 1 &&
         !held.runs.some((argv) => argv[0] === "--train"),
         `a held arrow key ran ${JSON.stringify(held.runs)}`);
-  check(held.slowest <= 200, `a key press took ${held.slowest} ms to show`);
+  check(held.slowest <= most2, `a key press took ${held.slowest} ms to show ` +
+        `(at most ${Math.round(most2)})`);
   // A view still running when a control changes is superseded: only the latest shows.
   await page.evaluate(() => { window.tokembedPage.events.length = 0; });
   await page.fill("#seed", "9");
@@ -736,8 +773,8 @@ window.__done = performance.now();
   check(last2.outputs.every((argv) => argv[0] !== "--train") &&
         last2.command === "python3 tokembed.py --context --seed 9",
         `a superseded --train still showed: ${JSON.stringify(last2)}`);
-  check(Math.max(0, ...last2.long.map(([, ms]) => ms)) <= 200,
-        `a main-thread task of ${JSON.stringify(last2.long)} ms while --train ran`);
+  check(Math.max(0, ...last2.long.map(([, ms]) => ms)) <= most2, `a main-thread task of ` +
+        `${JSON.stringify(last2.long)} ms while --train ran (at most ${Math.round(most2)})`);
   // A keystroke that asks for a very long answer (60 words x 16,384): no long task.
   await page.selectOption("#view", "");
   await page.fill("#text", "my order is late refund ".repeat(12).trim());
@@ -749,22 +786,35 @@ window.__done = performance.now();
     shown: document.getElementById("output").textContent.length,
     whole: window.tokembedPage.shown.output.length }));
   const keyLong = await longAfter(page, "keystroke");
-  check(keyLong <= 200 && keyed.shown < keyed.whole && /first [\d,]+ lines/.test(keyed.cut),
-        `d_model 16384 for 60 words: a ${keyLong} ms task, shows ${keyed.shown} of ` +
-        `${keyed.whole} characters, says "${keyed.cut}"`);
-  console.log(`page: a keystroke for 60 words x 16,384: longest main-thread task ${keyLong} ms, ` +
+  check(keyLong <= most2 && keyed.shown < keyed.whole && /first [\d,]+ lines/.test(keyed.cut),
+        `d_model 16384 for 60 words: a ${keyLong} ms task (at most ${Math.round(most2)}), ` +
+        `shows ${keyed.shown} of ${keyed.whole} characters, says "${keyed.cut}"`);
+  console.log(`page: a keystroke for 60 words x 16,384: longest main-thread task ${keyLong} ms ` +
+              `(at most ${Math.round(most2)}), ` +
               `${keyed.whole.toLocaleString("en-US")} characters, ` +
               `${keyed.shown.toLocaleString("en-US")} shown`);
-  await made.close();
   done("budgets: first paint, first output, no long task, a held key, a superseded view, " +
        "a keystroke for a long answer");
 
   // Answers too long to show whole, from links: each settles, shows its start (the
-  // very bytes python3 printed) and says what it left out; no long task once Python
-  // is ready; the page's own address stays within what the server takes.
+  // very bytes python3 printed) and says what it left out, and saves the whole; it
+  // comes in parts, and no task is long once Python is ready; the page's own address
+  // stays within what the server takes.
   const long = await context({ viewport: { width: 1366, height: 900 }, acceptDownloads: true });
   await long.route((url) => url.href.length > 60000, (route) => route.fulfill({
     contentType: "text/html", body: served("index.html") }));  // longer than http.server takes
+  await long.addInitScript(() => {  // each message from Python's worker: its kind and size
+    window.__messages = [];
+    window.Worker = class extends window.Worker {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener("message", ({ data }) =>
+          window.__messages.push([data.kind, data.out?.length ?? 0]));
+      }
+    };
+  });
+  const PART = 2 ** Number(/const PART = 1 << (\d+);/.exec(served("worker.js"))[1]);
+  const most3 = await budget();
   for (const [k, state] of big.entries()) {
     const page = await long.newPage();
     watch(page);
@@ -772,11 +822,13 @@ window.__done = performance.now();
     page.on("pageerror", (error) => errors.push(error.message));
     await page.goto(at(state.query));
     await settled(page, 240000);
+    const slowest = await longAfter(page, "ready");  // before the whole is read out of the page
+    const sizes = (await page.evaluate(() => window.__messages))
+      .filter(([kind]) => kind === "part" || kind === "result").map(([, size]) => size);
     const seen = await shown(page);
     const expected = read(`big-${k}.out`);
     const where = `${state.command.slice(0, 70)}… (${expected.length.toLocaleString("en-US")} ` +
       "characters)";
-    const slowest = await longAfter(page, "ready");
     check(seen.whole === expected && seen.output.length < expected.length &&
           expected.startsWith(seen.output) && seen.output.length > 1000,
           `${where}: shows ${seen.output.length} characters, not the start of what python3 prints`);
@@ -785,12 +837,20 @@ window.__done = performance.now();
     check(seen.command === state.command && (seen.commandShown === state.command ||
           (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
            seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
-    check(slowest <= 200, `${where}: a main-thread task of ${slowest} ms once Python was ready`);
+    check(slowest <= most3, `${where}: a main-thread task of ${slowest} ms once Python was ` +
+          `ready (at most ${Math.round(most3)})`);
+    check(Math.max(...sizes) <= PART && sizes.length > expected.length / PART,
+          `${where}: came in ${sizes.length} messages, the largest of ${Math.max(...sizes)} ` +
+          "characters");
     check(!errors.length, `${where}: threw ${errors}`);
     check(seen.path.length <= 8000, `${where}: its address is ${seen.path.length} characters`);
     console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
-                `of ${expected.length.toLocaleString("en-US")} characters shown; longest task ` +
-                `once ready ${slowest} ms`);
+                `of ${expected.length.toLocaleString("en-US")} characters shown; ${sizes.length} ` +
+                `messages; longest task once ready ${slowest} ms (at most ${Math.round(most3)})`);
+    const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
+                                     page.click("#save", { timeout: 30000 })])
+      .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
+    check(saved === expected, `${where}: saves something other than what python3 printed`);
     if (k === 0) {  // the 10,000 x's: the address keeps the text's start, and says so
       const kept = new URLSearchParams(seen.url).get("text");
       check(/^x+$/.test(kept) && kept.length < 10000 && /first [\d,]+ of the 10,000 characters/
@@ -801,16 +861,13 @@ window.__done = performance.now();
       check(again.status() === 200 && (await shown(page)).command ===
             `python3 tokembed.py --tokens --d-model 48 -- ${kept}`,
             `reloading its own address: ${again.status()}`);
-      const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
-                                       page.click("#save", { timeout: 30000 })])
-        .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
-      check(saved === (await shown(page)).whole, "saves something other than the whole output");
     }
     await page.close();
   }
   await long.close();
+  await made.close();
   done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
-       "of the whole, no long task, an address the server takes");
+       "of the whole, in parts, no long task, an address the server takes");
 }
 
 // --- 5. Failure paths end, each with one message and what to run; slow is not dead --------------
@@ -819,6 +876,9 @@ window.__done = performance.now();
   const readme = readFileSync(join(clone, "README.md"), "utf8");
   const held = await context();  // Pyodide's WebAssembly never arrives
   await held.route("**/pyodide.asm.wasm", () => {});
+  // A fetch that hangs is given up after 30 s, but said so only once the worker is free:
+  // it may be starting Python meanwhile, which a busy machine slows, with a dozen pages here.
+  const patience = 30000 + 20 * bareTook;
   const ended = async (url, what, { timeout = 15000, holdWasm = false } = {}) => {
     const page = await (holdWasm ? held : made).newPage();
     await page.goto(url);
@@ -917,7 +977,8 @@ window.__done = performance.now();
     await tabs.close();
   };
   // A view that hangs, and a worker that dies, with or without a word: each ends in a
-  // message, and a fresh Python runs the next view.
+  // message, which says which (a view too slow, or Python that stopped on its own), and a
+  // fresh Python runs the next view. A dead worker is found without waiting RUN_LIMIT out.
   const stopped = async (word, how, within) => {
     const dies = await context();
     await faulty(dies, "self.onmessage = async ({ data }) => {",
@@ -931,7 +992,9 @@ window.__done = performance.now();
                                null, { timeout: within + 60000 }).catch(() => {});
     const after = await hear(page);
     const waited = Date.now() - started;
-    check(/The page stopped this view/.test(after.output) && after.restarts === 1 &&
+    const said = within ? /^The page stopped this view: it ran for more than \d+ s\. .*slower/
+      : /^Python stopped while it ran this view \(its worker (closed|failed: .*died)\)\. A fresh/;
+    check(said.test(after.output) && after.restarts === 1 &&
           after.workers === 2 && await page.isVisible("#retry"),
           `${word}: ended in ${JSON.stringify(after)}`);
     check(waited < within + 30000, `${word}: the page waited ${seconds(waited)} to say so`);
@@ -949,14 +1012,14 @@ window.__done = performance.now();
           { holdWasm: true }),
     ended(at("view=table").replace("pyodide=pyodide/", "pyodide=nowhere/"),
           /Pyodide .*could not be loaded from .*nowhere/),
-    ended(`${slow}?pyodide=hang/`, /Pyodide .*did not arrive within 30 s/, { timeout: 60000 }),
+    ended(`${slow}?pyodide=hang/`, /Pyodide .*did not arrive within 30 s/, { timeout: patience }),
     ended(`${late}?pyodide=pyodide/`, /tokembed\.py could not be fetched.*within 30 s/,
-          { timeout: 60000 }),
+          { timeout: patience }),
     slowStart(),
     fourTabs(),
     stopped("STUCK", `const hold = new XMLHttpRequest(); hold.open("GET", new URL("hang/x", ` +
             `import.meta.url), false); try { hold.send(); } catch {}`, RUN_LIMIT),
-    stopped("GONE", "self.close()", RUN_LIMIT),
+    stopped("GONE", "self.close()", 0),
     stopped("DIED", `setTimeout(() => { throw new Error("the worker died"); })`, 0),
   ]);
   docsOnly.close();

@@ -48,8 +48,8 @@ const mark = (what, argv = null) => {
   page.events.push([what, performance.now(), argv]);
   performance.mark(`tokembed:${what}`);
 };
-const numbers = new Intl.NumberFormat("en-US");
-const count = (n) => numbers.format(n);
+let numbers = null;  // made when first needed: the first takes a browser some 20 ms
+const count = (n) => (numbers ??= new Intl.NumberFormat("en-US")).format(n);
 const plural = (n, noun) => `${count(n)} ${noun}${n === 1 ? "" : "s"}`;
 const code = (text) => Object.assign(document.createElement("code"), { textContent: text });
 const later = (then) => (document.hidden ? setTimeout(then, 0) : requestAnimationFrame(then));
@@ -152,7 +152,8 @@ function writeState() {
   }
   const query = new URLSearchParams(values.text ? [["text", values.text]] : []);
   for (const [name, value] of rest) query.append(name, value);
-  history.replaceState(null, "", `${location.pathname}${query.size ? "?" + query : ""}`);
+  const address = `${location.pathname}${query.size ? "?" + query : ""}`;
+  if (address !== location.pathname + location.search) history.replaceState(null, "", address);
   $("text-link-note").textContent = left.length ? "This page's address keeps only " +
     left.map(([name, kept, all]) => `the first ${count(kept)} of the ${count(all)} characters ` +
              `of ${name === "text" ? "the text" : name}`).join(", and ") +
@@ -296,15 +297,25 @@ function pump() {
   settle();
 }
 
+// A long answer comes in parts (worker.js says why): each is kept, and its line breaks
+// counted, as it comes; the whole is joined as a rope, which copies nothing.
+function part(message) {
+  if (busy?.id !== message.id) return;
+  (busy.parts ??= []).push(message.out);
+  busy.breaks = (busy.breaks ?? 0) + lineBreaks(message.out);
+}
+
 function answered(message) {
   const request = busy;
   if (!request || request.id !== message.id) return;
   busy = null;
   clearTimeout(request.limit);
-  const answer = { status: message.status, out: message.out, err: message.err,
-                   tokens: message.tokens ?? null };
+  const parts = [...request.parts ?? [], message.out];
+  const answer = { status: message.status, out: parts.reduce((whole, piece) => whole + piece),
+                   err: message.err, tokens: message.tokens ?? null, parts,
+                   breaks: (request.breaks ?? 0) + lineBreaks(message.out) };
   if (message.broken) {  // Pyodide itself failed: this worker can run nothing more
-    stopped(request, `Python failed inside the page (${message.err})`);
+    stopped(request, `Pyodide failed: ${message.err}`, "ended");
     return;
   }
   remember(request.key, answer);
@@ -315,19 +326,21 @@ function answered(message) {
   }
 }
 
-// A view that runs past the limit, or a worker that dies, ends here: the view says so,
-// is not run again by itself, and a fresh Python starts for the next one.
-function stopped(request, why) {
+// A view that runs past the limit ("slow"), or a worker that ends on its own ("ended"),
+// ends here: the view says which, is not run again by itself, and a fresh Python starts.
+function stopped(request, why, how = "slow") {
+  const ended = how === "ended";
   if (request) {
     clearTimeout(request.limit);
     if (busy === request) busy = null;
-    const answer = { status: "stopped", out: "", err: why, tokens: null };
+    const answer = { status: "stopped", out: "", err: why, tokens: null, ended };
     remember(request.key, answer);
     if (latest[request.slot] === request.id) request.then(answer, request);
   }
   page.restarts += 1;
   mark("restart");
-  startWorker(`Python stopped: ${why}. A fresh Python is starting for what you ask next …`);
+  startWorker(`${ended ? `Python stopped (${why})` : `The page stopped Python: ${why}`}. ` +
+              "A fresh Python is starting for what you ask next …");
 }
 
 let ticking = null;
@@ -466,16 +479,19 @@ function enable(name, on, option) {
 // SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
 // the whole as a file.
 const drawing = { id: 0, active: false };
-function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
+function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, then = () => {}) {
   const pre = $("output");
   if (status === "stopped") {
     wait(pre, "");
     pre.classList.add("error");
-    pre.dataset.why = `The page stopped this view: ${err}. Python in a browser is slower ` +
-      "than on your machine, and a phone slower still: run the command above there.";
+    const said = ended ? `Python stopped while it ran this view (${err})`
+      : `The page stopped this view: ${err}`;
+    pre.dataset.why = `${said}. ` + (ended ? "A fresh Python is starting: run it here " +
+      "again, or run the command above on your machine." : "Python in a browser is " +
+      "slower than on your machine, and a phone slower still: run the command above there.");
     $("outcome").textContent = "stopped";
-    $("announce").textContent = `The page stopped this view: ${err}.`;
-    outputNote({ retry: argv });
+    $("announce").textContent = `${said}.`;
+    outputNote({ retry: argv, ended });
     showStrip(null);
     unlight();
     mark("output", argv);
@@ -492,7 +508,7 @@ function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
   page.shown.output = python ? text : null;
   page.shown.tokens = tokens ?? null;
   page.ids = tokens ? tokens.ids : null;
-  const cut = cutOf(text);
+  const cut = status === 0 && parts ? cutOf(parts, breaks) : cutOf([text]);
   const lines = cut.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const line = marker(argv, tokens);
   let k = 0;
@@ -546,19 +562,32 @@ function showOutput({ status, out, err, tokens }, argv, then = () => {}) {
   $("announce").textContent = status === 0 ? "" : `tokembed.py refused it: ${text.trim()}`;
 }
 
-function cutOf(text) {  // the start of the text that the box shows, and what it leaves out
+// The start of a text that the box shows, and what it leaves out. The text is given in
+// parts, with their line breaks counted: only the parts that hold its start are read.
+function cutOf(parts, breaks = parts.reduce((n, piece) => n + lineBreaks(piece), 0)) {
+  const chars = parts.reduce((n, piece) => n + piece.length, 0);
+  let text = "";
+  for (const piece of parts) {
+    if (text.length > SHOW_CHARS) break;
+    text += piece;
+  }
   let end = Math.min(text.length, SHOW_CHARS), lines = 0, at = -1;
   while (lines < SHOW_LINES && (at = text.indexOf("\n", at + 1)) !== -1 && at < end) lines += 1;
   if (lines === SHOW_LINES) end = Math.min(end, at + 1);  // the SHOW_LINES-th line ends here
-  if (end < text.length && end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
-  const left = end < text.length;
-  const linesIn = (to) => {  // lines that start before to
-    let n = 0;
-    for (let at = -1; (at = text.indexOf("\n", at + 1)) !== -1 && at < to - 1;) n += 1;
-    return n + (to > 0 ? 1 : 0);
-  };
-  return { text: text.slice(0, end), left, chars: text.length, shownChars: end,
-           lines: left ? linesIn(text.length) : 0, shownLines: left ? linesIn(end) : 0 };
+  if (end < chars && end > 0 && /[\uD800-\uDBFF]/.test(text[end - 1])) end -= 1;
+  const left = end < chars;
+  // the lines that start before a place: the line breaks before its last character, and one
+  const last = parts.findLast((piece) => piece)?.at(-1);
+  const all = breaks - (last === "\n" ? 1 : 0) + (chars > 0 ? 1 : 0);
+  const shown = lineBreaks(text.slice(0, Math.max(0, end - 1))) + (end > 0 ? 1 : 0);
+  return { text: text.slice(0, end), left, chars, shownChars: end,
+           lines: left ? all : 0, shownLines: left ? shown : 0 };
+}
+
+function lineBreaks(text) {
+  let n = 0;
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) n += 1;
+  return n;
 }
 
 function outputNote(about) {  // under the output: what it left out, or a stopped view
@@ -568,7 +597,8 @@ function outputNote(about) {  // under the output: what it left out, or a stoppe
   $("retry").hidden = !about?.retry;
   if (!about) return;
   if (about.retry) {
-    $("cut-text").textContent = "Or run it here again, and wait longer:";
+    $("cut-text").textContent = about.ended ? "Or run it here again:"
+      : "Or run it here again, and wait longer:";
     page.retry = about.retry;
     return;
   }
@@ -894,6 +924,7 @@ function chip(tokens, k, content, part) {
     if (piece) token.append(piece);
   });
   if (!content) token.classList.add("empty");
+  token.style.setProperty("--n", Math.max(1, ...pieces.map((piece) => [...piece].length)));
   return token;
 }
 
@@ -1036,9 +1067,10 @@ function showSource() {
   $("copied").textContent = "";
   writeState();
   if (!page.names.length) return;
-  ask("source", args, ({ status, out, err }) => {
+  ask("source", args, ({ status, out, err, ended }) => {
     if (status === "stopped") {
-      wait($("source"), `The page stopped it: ${err}.`);
+      wait($("source"), ended ? `Python stopped while it ran this (${err}).`
+        : `The page stopped it: ${err}.`);
       return;
     }
     page.shown.source = status === 0 ? out : err;
@@ -1054,7 +1086,8 @@ function showSource() {
 // A box wider than the screen says so, in words and with a shadow at the cut edge.
 function cue(box) {
   if (!box) return;
-  const more = box.scrollWidth > box.clientWidth + 1;
+  const more = !box.closest("[hidden]") &&  // measured, a hidden box would lay the page out
+    box.scrollWidth > box.clientWidth + 1;
   box.classList.toggle("more", more);
   const note = box.nextElementSibling?.classList.contains("more-note") && box.nextElementSibling;
   if (note) note.hidden = !more;
@@ -1214,54 +1247,70 @@ function startWorker(saying) {
     return;
   }
   const mine = worker;
+  const ended = (why) => {  // the worker closed or failed, on its own
+    if (mine !== worker || page.failed) return;
+    if (!page.python) {
+      failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
+               detail: `the page's worker did not start (${why})` });
+    } else {
+      stopped(busy, why, "ended");
+    }
+  };
+  // A worker that closes says nothing: it holds a Web Lock, which the page gets once it
+  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it.)
+  const lock = navigator.locks && `tokembed-${crypto.randomUUID()}`;
   mine.onmessage = ({ data }) => {
     if (mine !== worker || page.failed) return;
     news.heard = performance.now();
     if (data.kind === "progress") progress(data);
     else if (data.kind === "ready") ready(data.info);
     else if (data.kind === "failed") failed(data);
+    else if (data.kind === "part") part(data);
     else if (data.kind === "result") answered(data);
+    else if (data.kind === "held") navigator.locks.request(lock, () => ended("its worker closed"));
   };
   mine.onerror = (event) => {
     event.preventDefault?.();
-    if (mine !== worker || page.failed) return;
-    const why = event.message || "no reason given";
-    if (!page.python) {
-      failed({ what: "Pyodide", url: new URL("worker.js", location.href).href,
-               detail: `the page's worker did not start (${why})` });
-    } else {
-      stopped(busy, `Python's worker stopped (${why})`);
-    }
+    ended(`its worker failed: ${event.message || "no reason given"}`);
   };
-  mine.postMessage({ kind: "start", pyodide: page.pyodide,
+  mine.postMessage({ kind: "start", pyodide: page.pyodide, lock,
                      source: new URL("../tokembed.py", location.href).href });
   watchLoading();
   mark("worker");
   settle();
 }
 
-function start() {
+// Start-up runs in pieces, each a task of its own, so that no one task holds the page
+// on a busy machine: Python first, as it takes longest; then what the page shows.
+async function start() {
   mark("script");
   $("stalled").remove();  // the HTML's notice for a page whose script never ran
   page.lesson = $("output").textContent;  // the HTML's copy of the lesson's output
   readState();
-  wait($("source"), "The copy panel fills once Python has loaded.");
-  wire();
   const chosen = pyodideFolder();
   page.pyodide = chosen.folder ?? PYODIDE;
   page.pyodideAsGiven = chosen.asGiven;
   page.sourcePending = true;
+  const local = location.protocol === "file:";
+  if (!local && chosen.refused === undefined) {
+    ownPolicy();
+    say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by ` +
+        "side …", "busy");
+    startWorker("");
+  }
+  await pause();
+  wait($("source"), "The copy panel fills once Python has loaded.");
+  wire();
   show.now = true;
   show();
+  await pause();
   showSource();
-  if (location.protocol === "file:") {
+  if (local) {
     fail("file", "This page is open as a file, and a browser starts no Web Worker from " +
                  "a file, so Python cannot run here.");
     help(["Serve the clone's folder instead: in the clone, run", { code: SERVE },
           "and open http://127.0.0.1:8000/.docs/index.html."]);
-    return;
-  }
-  if (chosen.refused !== undefined) {
+  } else if (chosen.refused !== undefined) {
     fail("refused", `This link asks for Pyodide from “${chosen.refused}”, which is neither ` +
                     "a folder inside this page's own folder nor the pinned jsDelivr copy, so " +
                     "the page did not load it: only this page's own code runs here.");
@@ -1275,12 +1324,17 @@ function start() {
           "(see README.md, “In a browser”)."]);
     $("help").prepend(link);
     writeState();
-    return;
   }
-  ownPolicy();
-  say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once) and tokembed.py, side by side …`,
-      "busy");
-  startWorker("");
+}
+
+// A moment for the browser to draw and to answer a click, between two pieces of work
+function pause() {
+  if (globalThis.scheduler?.yield) return scheduler.yield();
+  return new Promise((resolve) => {  // a message, which no hidden tab holds back as a timer
+    const channel = new MessageChannel();
+    channel.port1.onmessage = resolve;
+    channel.port2.postMessage(null);
+  });
 }
 
 function wire() {

@@ -10,13 +10,19 @@
 //                 {kind: "alive", step, at}                     each second it loads
 //                 {kind: "ready", info: {...}, at}              Python runs
 //                 {kind: "failed", what, url, detail}           loading failed
-//                 {kind: "result", id, status, out, err, ms, tokens, broken}
+//                 {kind: "held", at}                            it holds the lock `lock`
+//                 {kind: "part", id, out, at}                   a piece of a long answer,
+//                 {kind: "result", id, status, out, err, ms, tokens, broken}   its last
 // `at` is a wall-clock time (ms since 1970), which the page reads on its own clock.
 // A step is "bytes" (more of a file arrived), "file" (one arrived whole), "source",
 // "loader", "compile", "compiled", "python", "import"; "alive" says that the worker
 // is waiting, not stuck, between two steps that take a while on a slow machine.
 // `tokens`, asked for with --tokens, is where each token lies in the text; `broken`
-// says that Pyodide itself failed, so that the page starts a fresh worker.
+// says that Pyodide itself failed, so that the page starts a fresh worker. An answer of
+// more than PART characters comes in parts, each a message of its own, cut after a line:
+// the page takes each in a task of its own, where one message would hold it for as long
+// as the whole takes to copy in. While this worker runs it holds the Web Lock named in
+// "start", which the page asks for too: the page gets it when the worker has ended.
 
 // Pyodide may come only from the pinned CDN folder, or from a folder inside the
 // page's own folder (this file's): the page has checked that already, and this
@@ -25,6 +31,7 @@ const PYODIDE = "https://cdn.jsdelivr.net/npm/pyodide@314.0.7/";
 const HOME = new URL(".", import.meta.url).href;  // the page's folder, .docs/
 const STALL_MS = 30_000;  // a fetch that sends nothing for this long has failed
 const ALIVE_MS = 1_000;
+const PART = 1 << 20;  // characters: the page takes a message of 1 MB in a few ms
 
 const now = () => performance.timeOrigin + performance.now();
 const post = (message) => self.postMessage({ ...message, at: now() });
@@ -37,6 +44,10 @@ const stepped = (name, text = name, bytes = loaded) => {
 
 self.onmessage = async ({ data }) => {
   if (data.kind === "start" && python === null) {
+    if (data.lock) navigator.locks.request(data.lock, () => {
+      post({ kind: "held" });
+      return new Promise(() => {});  // held until this worker ends
+    });
     python = start(data.pyodide, data.source);
     python.catch(() => {});  // start() has told the page already
   } else if (data.kind === "run") {
@@ -46,9 +57,20 @@ self.onmessage = async ({ data }) => {
     } catch {
       return;
     }
-    post({ kind: "result", id: data.id, ...run(code, data) });
+    reply(data.id, run(code, data));
   }
 };
+
+function reply(id, { out, ...rest }) {  // in parts of at most PART characters
+  let at = 0;
+  while (out.length - at > PART) {
+    let end = out.lastIndexOf("\n", at + PART - 1) + 1;  // after the last whole line
+    if (end <= at) end = at + PART;  // a line longer than a part: the page only joins them
+    post({ kind: "part", id, out: out.slice(at, end) });
+    at = end;
+  }
+  post({ kind: "result", id, ...rest, out: at ? out.slice(at) : out });
+}
 
 function run({ run: main, spans }, { argv, tokens }) {
   const started = performance.now();
