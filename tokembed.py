@@ -361,8 +361,8 @@ def _lines(path):
 
 def read_ranks(path):
     """Read a tiktoken file's {token's bytes: ID}: a token in base64 and its
-    rank, a line. Merge k makes ID 256 + k, so a list of merges is a rank
-    table too, in the order training made the tokens.
+    rank, a line. Merge k makes ID 256 + k, so GPT-2's merges are a rank
+    table too, in the order training made the tokens, as tiktoken reads them.
 
     >>> import base64
     >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}"
