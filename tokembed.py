@@ -1937,9 +1937,9 @@ def print_tokens(text, merges, table, seed, real):
 
 
 def _print_cut(text, ids, vocab, heads, more):
-    """Print the text cut into its tokens with |, each character split over several
-    tokens once with its bytes, then a row for each distinct token (more(i) adds to it)
-    up to TOKEN_ROWS, and every ID; return the IDs whose rows it shows."""
+    """Print the text cut into its tokens with |, once each piece of text that several
+    tokens make with their bytes, then a row for each distinct token (more(i) adds to
+    it) up to TOKEN_ROWS, and every ID; return the IDs whose rows it shows."""
     counts, cells, split, held = collections.Counter(ids), [], {}, []
     for i in ids:  # a token can end inside a character: hold it till one ends
         held.append(vocab[i])
