@@ -1987,9 +1987,10 @@ def _print_real(text, merges, vocabulary, cached):
     _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
          + (f"its ID, {end:,}, comes only from code" if end is not None else
             "a special token's ID comes only from code"), 2)
+    names = [f"the corpus's {len(merges)} merges", *VOCABULARIES]
     _say("this text in tokens: " + ", ".join(
-        f"{n:,} under {other}" if n is not None else f"{other} not downloaded" for other, n in
-        zip([f"the corpus's {len(merges)} merges", *VOCABULARIES], _counts(text, merges, cached))), 2)
+        f"{n:,} under {other}" if n is not None else f"{other} not downloaded"
+        for other, n in zip(names, _counts(text, merges, cached))), 2)
 
 
 def _counts(text, merges, cached):
