@@ -1075,7 +1075,6 @@ def test_cli_tokens_reads_any_tiktoken_file(cache, tmp_path, capsys):
 def test_cli_tokens_shows_a_real_vocabularys_tokens(name, ids, real, capsys):
     """--vocab NAME: its own IDs (tiktoken's), GPT-2's letters for gpt2's tokens,
     <|endoftext|> from code only, and the text's count under every vocabulary."""
-    import tiktoken  # noqa: F401, the IDs below are what tiktoken gives
     ranks, split = tokembed._vocabulary(name)[1:3]
     expected = tokembed.rank_encode("refund my order", ranks, split)
     assert expected == ids
