@@ -3011,8 +3011,8 @@ def _short(word):
 # so that no partial or wrong file stays. A teacher's own copy serves once its hash checks.
 
 # Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI and the
-# SHA-256 it pins; the split; the IDs, special tokens' and unused ones in; <|endoftext|>'s
-# ID; the special tokens (all from tiktoken_ext/openai_public.py); a model that uses it
+# SHA-256 it pins; the split; its IDs, special and unused ones in; <|endoftext|>'s ID; how
+# many special tokens (all from tiktoken_ext/openai_public.py); a model that uses it
 # (MODEL_TO_ENCODING in tiktoken/model.py)
 OPENAI = "https://openaipublic.blob.core.windows.net/"
 Vocabulary = collections.namedtuple("Vocabulary", "file sha256 pattern size end special model")
