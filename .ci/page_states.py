@@ -74,6 +74,10 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("view=batch&text=refund+my+order%2C+my+order+is+late",
      "python3 tokembed.py --batch -- refund my order, my order is late", None),
     ("view=bpe&merges=20", "python3 tokembed.py --bpe --merges 20", None),
+    # --languages takes no text: the page runs it without, and with no vocabulary served,
+    # its columns of them are -
+    ("view=languages&text=my+order", "python3 tokembed.py --languages", None),
+    ("view=languages&merges=20", "python3 tokembed.py --languages --merges 20", None),
 ]
 WORDS = ("my", "order", "is", "late", "refund")
 SIXTY = "+".join(WORDS * 12)
