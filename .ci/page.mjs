@@ -6,10 +6,11 @@
 //   1. show, for every URL state, byte for byte what python3 prints for the command
 //      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
 //      812 with nothing cut off and every token, chip and button 24 x 24 px or more;
-//      paint --tokens' tokens over the text, and lay its table out in columns on a phone;
+//      paint --tokens' tokens over the text, link each to its row (a row a distinct
+//      token) and to its ID in the list, and lay the table out in cards on a phone;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
-//      --tokens' painted tokens too; name them, announce errors; and on a slide
-//      (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//      --tokens' painted tokens and listed IDs too; name them, announce errors; and on a
+//      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
@@ -51,7 +52,10 @@ let bareTook = 3000;  // a bare loadPyodide() and runPython, ms: section 4 measu
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const short = (text) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 const served = (name) => readFileSync(join(clone, ".docs", name), "utf8");
-const RUN_LIMIT = Number(/const RUN_LIMIT_MS = ([\d_]+);/.exec(served("page.js"))[1].replace(/_/g, ""));
+const constant = (name) => Number(new RegExp(`const ${name} = ([\\d_]+);`)
+  .exec(served("page.js"))[1].replace(/_/g, ""));
+const RUN_LIMIT = constant("RUN_LIMIT_MS");
+const [SHOW_CHARS, SHOW_LINES] = [constant("SHOW_CHARS"), constant("SHOW_LINES")];
 
 linkPyodide(clone, modules);
 const site = await pythonServer(clone);
@@ -183,16 +187,19 @@ const layout = (page) => page.evaluate(() => {
   const scroller = svg?.closest(".scroller");
   const source = document.getElementById("source").closest(".scroller");
   const visible = (element) => element && !element.hidden && element.offsetParent !== null;
-  // --tokens' table, a card a token: its ID, bytes and times seen on one line, its row
-  // of numbers under them, starting at one x for every token
+  // --tokens' table, a card a distinct token: its ID and bytes, times in the text and in
+  // training on one line, its row of numbers under them, starting at one x for every token
   const rows = [...output.querySelectorAll(".cells[data-position]:not(.more)")];
+  const numbered = rows.filter((line) => line.querySelector(".numbers"));
   const box = (cell) => cell?.getBoundingClientRect() ?? { left: NaN, top: NaN, bottom: NaN };
-  const lefts = rows.map((line) => Math.round(box(line.children[1]).left));
+  const lefts = numbered.map((line) => Math.round(box(line.querySelector(".numbers")).left));
   const lineHeight = parseFloat(getComputedStyle(output).lineHeight);
-  const cards = rows.filter((line) => {
-    const [id, numbers, seen] = [...line.children].map(box);
-    return Math.abs(seen.top - id.top) < 2 && numbers.top >= id.bottom - 1 &&
-      id.bottom - id.top < 1.5 * lineHeight;
+  const cards = numbered.filter((line) => {
+    const [id, ...rest] = [...line.children].filter((cell) => !cell.matches(".numbers, .blank"))
+      .map(box);
+    const numbers = box(line.querySelector(".numbers"));
+    return rest.length >= 2 && rest.every((cell) => Math.abs(cell.top - id.top) < 2) &&
+      numbers.top >= id.bottom - 1 && id.bottom - id.top < 1.5 * lineHeight;
   }).length;
   return {
     outputCut: output.scrollWidth - output.clientWidth,
@@ -202,7 +209,7 @@ const layout = (page) => page.evaluate(() => {
     figureCue: scroller ? visible(scroller.closest(".pane").querySelector(".more-note")) : false,
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
-    rows: rows.length, lefts: [...new Set(lefts)], cards,
+    rows: rows.length, numbered: numbered.length, lefts: [...new Set(lefts)], cards,
     // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
     // its label; an ID, a line or a figure row lights what its token does (WCAG's
     // "equivalent"), and a link in a sentence is exempt.
@@ -217,7 +224,8 @@ const layout = (page) => page.evaluate(() => {
   };
 });
 // What the strip paints, read back: each whole token's characters, and each character
-// that tokens share shown once; with the IDs in order, and each token's name.
+// that tokens share shown once; with the IDs in order, and each token's name. And what
+// the output links: its table's rows, a distinct token each, and its list of every ID.
 const painted = (page) => page.evaluate(() => {
   const strip = document.getElementById("strip");
   const text = [...strip.children].map((piece) => piece.matches(".split")
@@ -229,9 +237,32 @@ const painted = (page) => page.evaluate(() => {
            names: tokens.map((token) => `${token.getAttribute("role")}: ` +
                                          token.getAttribute("aria-label")),
            parts: strip.querySelectorAll(".split .tok").length,
-           lines: [...document.querySelectorAll("#output .line[data-position]:not(.more)")]
-             .map((line) => Number(line.dataset.row)) };
+           rows: [...document.querySelectorAll("#output .cells[data-position]:not(.more)")]
+             .map((line) => [Number(line.dataset.row), Number(line.dataset.position)]),
+           listed: [...document.querySelectorAll("#output .line:not(.cells) .id")]
+             .map((id) => [Number(id.dataset.row), Number(id.dataset.position)]),
+           more: Number(/^\.\.\. and ([\d,]+) more distinct tokens/m
+             .exec(document.getElementById("output").textContent)?.[1].replace(/,/g, "") ?? 0) };
 });
+// The painted tokens and the output's links agree: every ID listed in the text's order,
+// at its place; a row for each distinct token, in the order of first use, at its first
+// place, the rest counted
+function linked(strip, where, all = strip.ids) {
+  const first = new Map();
+  all.forEach((id, k) => first.has(id) || first.set(id, k));
+  const distinct = [...first.keys()];
+  check(strip.ids.length &&
+        JSON.stringify(strip.ids) === JSON.stringify(all.slice(0, strip.ids.length)),
+        `${where}: paints tokens ${strip.ids.slice(0, 20)}, not ${all.slice(0, 20)}`);
+  check(JSON.stringify(strip.listed) === JSON.stringify(all.map((id, k) => [id, k])),
+        `${where}: its list of IDs links ${JSON.stringify(strip.listed.slice(0, 20))}, not ` +
+        `each ID to its place`);
+  check(strip.rows.length && strip.rows.length + strip.more === distinct.length &&
+        JSON.stringify(strip.rows) === JSON.stringify(distinct.slice(0, strip.rows.length)
+          .map((id) => [id, first.get(id)])),
+        `${where}: its rows link ${JSON.stringify(strip.rows)} and count ${strip.more} more, ` +
+        `not the distinct tokens ${distinct}`);
+}
 async function visit(page, k, state) {
   await page.goto(at(state.query));
   await settled(page);
@@ -282,16 +313,16 @@ async function visit(page, k, state) {
     const text = state.argv[state.argv.indexOf("--") + 1];
     const strip = await painted(page);
     check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
-    check(strip.ids.length && JSON.stringify(strip.ids) === JSON.stringify(strip.lines),
-          `${where}: paints tokens ${strip.ids}, where the output's lines say ${strip.lines}`);
+    linked(strip, where, seen.tokens?.ids ?? []);
     check(strip.names.every((name) => /^option: (“[^]+”, )?token \d+, b['"].*['"], row \d+/.test(name)),
           `${where}: names its tokens ${strip.names.slice(0, 3)}`);
     check(text.length === [...text].length || strip.parts >= 2,
           `${where}: shows no token as part of a character`);
-    check(cut.rows > 0 && cut.lefts.length === 1 && cut.cards === cut.rows,
+    check(cut.numbered > 0 && cut.numbered === cut.rows && cut.lefts.length === 1 &&
+          cut.cards === cut.rows,
           `${where}: at 375 px the token table's rows start their numbers at x = ` +
-          `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times ` +
-          "seen; the row under them)");
+          `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times; ` +
+          "the row under them)");
   }
 }
 {
@@ -317,6 +348,8 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
     figure: [...document.querySelectorAll("#figure .lit")].map((e) => e.dataset.row),
     output: [...document.querySelectorAll("#output .lit")].map((e) => e.dataset.row),
     lines: [...document.querySelectorAll("#output .line.lit")].map((e) => e.dataset.row),
+    listed: [...document.querySelectorAll("#output .line:not(.cells) .id.lit")]
+      .map((e) => `${e.dataset.row}@${e.dataset.position}`),
     strip: [...document.querySelectorAll("#strip .lit")].map((e) => e.dataset.row),
     selected: [...document.querySelectorAll("#strip [aria-selected=true]")].map((e) => e.dataset.row),
     note: document.getElementById("lit-note").textContent,
@@ -341,14 +374,22 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   now = await lit();
   const mine = (await page.evaluate(() => window.tokembedPage.shown.tokens.ids))
     .flatMap((id, k) => (id === 344 ? [k] : []));
-  check(mine.length === 2 && now.lines.length === 2 && now.output.every((row) => row === "344") &&
-        now.strip.length === 2 && now.selected.length === 2 && /Token 344, b' my'/.test(now.note) &&
-        now.note.includes(`positions ${mine.join(", ")}`),
+  check(mine.length === 2 && now.lines.length === 1 && now.output.every((row) => row === "344") &&
+        now.listed.join() === mine.map((k) => `344@${k}`).join() &&
+        now.strip.length === 2 && now.selected.length === 2 &&
+        /^Token 344, b' my', is row 344 of the table: its line, and its IDs in the list, are lit/
+          .test(now.note) && now.note.includes(`positions ${mine.join(", ")}`),
         `a tapped painted token lit ${JSON.stringify(now)}`);
-  await page.tap("#output [data-row='318'] >> nth=0");  // b' order'
+  await page.tap("#output .cells[data-row='318']");  // b' order'
   now = await lit();
-  check(now.strip.length === 1 && now.strip[0] === "318" && now.output.includes("318"),
-        `a tapped line of --tokens lit ${JSON.stringify(now)}`);
+  check(now.strip.length === 1 && now.strip[0] === "318" && now.lines.join() === "318" &&
+        now.listed.length === 1, `a tapped line of --tokens lit ${JSON.stringify(now)}`);
+  const third = String((await page.evaluate(() => window.tokembedPage.shown.tokens.ids))[3]);
+  await page.tap("#output .line:not(.cells) .id[data-position='3']");  // an ID in the list
+  now = await lit();
+  check(now.strip.length >= 1 && now.strip.every((row) => row === third) &&
+        now.lines.join() === third && now.listed.includes(`${third}@3`),
+        `a tapped ID of --tokens' list lit ${JSON.stringify(now)}`);
   const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
     .map((token) => token.getAttribute("aria-label")));
   check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
@@ -829,17 +870,29 @@ window.__done = performance.now();
     const expected = read(`big-${k}.out`);
     const where = `${state.command.slice(0, 70)}… (${expected.length.toLocaleString("en-US")} ` +
       "characters)";
-    check(seen.whole === expected && seen.output.length < expected.length &&
-          expected.startsWith(seen.output) && seen.output.length > 1000,
-          `${where}: shows ${seen.output.length} characters, not the start of what python3 prints`);
-    check(/first [\d,]+ lines .* of the [\d,]+ lines/.test(seen.cut) && /run the command/.test(seen.cut),
-          `${where}: says "${seen.cut}" of what it left out`);
+    // the 10,000 x's: their 10,000 IDs are shown whole, each linked to its place
+    const whole = expected.length <= SHOW_CHARS && expected.split("\n").length - 1 <= SHOW_LINES;
+    if (whole) {
+      const strip = await painted(page);
+      check(seen.output === expected && seen.whole === expected && !seen.cut,
+            `${where}: shows ${seen.output.length} characters, not all that python3 prints, ` +
+            `and says "${seen.cut}"`);
+      linked(strip, where, seen.tokens?.ids ?? []);
+    } else {
+      check(seen.whole === expected && seen.output.length < expected.length &&
+            expected.startsWith(seen.output) && seen.output.length > 1000,
+            `${where}: shows ${seen.output.length} characters, not the start of what ` +
+            "python3 prints");
+      check(/first [\d,]+ lines .* of the [\d,]+ lines/.test(seen.cut) &&
+            /run the command/.test(seen.cut),
+            `${where}: says "${seen.cut}" of what it left out`);
+    }
     check(seen.command === state.command && (seen.commandShown === state.command ||
           (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
            seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
     check(slowest <= most3, `${where}: a main-thread task of ${slowest} ms once Python was ` +
           `ready (at most ${Math.round(most3)})`);
-    check(Math.max(...sizes) <= PART && sizes.length > expected.length / PART,
+    check(Math.max(...sizes) <= PART && sizes.length >= Math.ceil(expected.length / PART),
           `${where}: came in ${sizes.length} messages, the largest of ${Math.max(...sizes)} ` +
           "characters");
     check(!errors.length, `${where}: threw ${errors}`);
@@ -847,10 +900,12 @@ window.__done = performance.now();
     console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
                 `of ${expected.length.toLocaleString("en-US")} characters shown; ${sizes.length} ` +
                 `messages; longest task once ready ${slowest} ms (at most ${Math.round(most3)})`);
-    const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
-                                     page.click("#save", { timeout: 30000 })])
-      .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
-    check(saved === expected, `${where}: saves something other than what python3 printed`);
+    if (!whole) {
+      const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
+                                       page.click("#save", { timeout: 30000 })])
+        .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
+      check(saved === expected, `${where}: saves something other than what python3 printed`);
+    }
     if (k === 0) {  // the 10,000 x's: the address keeps the text's start, and says so
       const kept = new URLSearchParams(seen.url).get("text");
       check(/^x+$/.test(kept) && kept.length < 10000 && /first [\d,]+ of the 10,000 characters/
@@ -865,9 +920,10 @@ window.__done = performance.now();
     await page.close();
   }
   await long.close();
+  done(`${big.length} long answers: 10,000 IDs linked, and the start of each too long to show ` +
+       "whole, what is left out, a file of the whole, in parts, no long task, an address the " +
+       "server takes");
   await made.close();
-  done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
-       "of the whole, in parts, no long task, an address the server takes");
 }
 
 // --- 5. Failure paths end, each with one message and what to run; slow is not dead --------------

@@ -74,6 +74,19 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("view=batch&text=refund+my+order%2C+my+order+is+late",
      "python3 tokembed.py --batch -- refund my order, my order is late", None),
     ("view=bpe&merges=20", "python3 tokembed.py --bpe --merges 20", None),
+    # --tokens: a row a distinct token; a character several byte tokens make; more
+    # distinct tokens than the table lists, and IDs that run on in lines
+    ("view=tokens&text=na%C3%AFve+caf%C3%A9", "python3 tokembed.py --tokens -- 'naïve café'",
+     None),
+    ("view=tokens&text=Le+caf%C3%A9+est+tr%C3%A8s+bon%2C+n%27est-ce+pas+%3F+Gr%C3%BC%C3%9Fe+aus"
+     "+M%C3%BCnchen.",
+     "python3 tokembed.py --tokens -- 'Le café est très bon, n'\\''est-ce pas ? Grüße aus "
+     "München.'", None),
+    ("view=tokens&text=%E7%A7%81%E3%81%AF%E3%82%B3%E3%83%BC%E3%83%92%E3%83%BC%E3%81%8C%E5%A5%BD"
+     "%E3%81%8D%E3%81%A7%E3%81%99%E3%80%82",
+     "python3 tokembed.py --tokens -- '私はコーヒーが好きです。'", None),
+    ("view=tokens&text=my+order&d_model=16", "python3 tokembed.py --tokens --d-model 16 -- "
+     "'my order'", None),
     # --languages takes no text: the page runs it without, and with no vocabulary served,
     # its columns of them are -
     ("view=languages&text=my+order", "python3 tokembed.py --languages", None),
@@ -82,9 +95,12 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
 WORDS = ("my", "order", "is", "late", "refund")
 SIXTY = "+".join(WORDS * 12)
 MANY = 130_000  # words of the longest link: one argument each
-BIG = [  # (URL query, the command): answers too long to show whole
+BIG = [  # (URL query, the command): answers too long to show whole, but the first
+    # 10,000 x's: a long text, whose 10,000 IDs are shown whole, linked, and whose address
+    # is longer than the page keeps
     ("view=tokens&d_model=48&text=" + "x" * 10_000,
      "python3 tokembed.py --tokens --d-model 48 -- " + "x" * 10_000),
+    ("view=tokens&d_model=10000", "python3 tokembed.py --tokens --d-model 10000"),
     ("d_model=65536&text=" + SIXTY,
      "python3 tokembed.py --d-model 65536 -- " + " ".join(WORDS * 12)),
     ("view=table&d_model=65536", "python3 tokembed.py --table --d-model 65536"),

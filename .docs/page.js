@@ -787,14 +787,21 @@ function tokenPieces(piece, match, row) {
   return [...parts, gap, token];
 }
 
-// --tokens: the column headings' line starts with "id"; then a line per token, in the
-// text's order, its ID first (right-aligned), two spaces, its bytes; a row too wide
-// runs on in lines that start with spaces. Each line is cut into its columns, so that
-// on a phone a row wraps between them, never inside one; and if the IDs are not the
-// ones the worker found, the rest is shown plain.
+// --tokens prints a header, the text cut into its tokens with |, and then, from the
+// column headings' line (it starts with "id"), a row for each distinct token in the order
+// the text first uses it: its ID (right-aligned), two spaces, its bytes, how many times the
+// text has it, and its row of the table; a row of numbers too wide runs on in lines that
+// start with spaces. Past so many rows a line counts the rest; then "token ids: [...]",
+// every ID in the text's order, runs on in lines indented 12. Each row is cut into its
+// columns, so that on a phone it is a card that wraps between them, never inside one, and
+// is linked to its token wherever the text has it; each ID of the list, to its token at
+// that place. If anything is not what the worker found, the rest is shown plain.
 function tokenLines(tokens) {
-  let stage = "before", k = 0, cuts = [], row = null, position = null;
-  const cells = (span, line, first) => {
+  const distinct = [...new Set(tokens.ids)];
+  const first = new Map();
+  tokens.ids.forEach((id, k) => first.has(id) || first.set(id, k));
+  let stage = "before", k = 0, j = 0, cuts = [], row = null, numbers = -1;
+  const cells = (span, line, head) => {
     span.classList.add("cells");
     let at = 0;
     for (const [n, end] of [...cuts, line.length].entries()) {
@@ -802,51 +809,65 @@ function tokenLines(tokens) {
       const cell = document.createElement("span");
       cell.className = "cell";
       const piece = line.slice(at, Math.max(at, n < cuts.length ? end : line.length));
-      if (n === 0 && first) first(cell, piece);
+      if (n === 0 && head) head(cell, piece);
       else cell.textContent = piece;
       if (!piece.trim()) cell.classList.add("blank");
+      if (n === numbers) cell.classList.add("numbers");  // the row of the table
       span.append(cell);
       at = Math.max(at, end);
     }
     return span;
   };
+  const ids = (span, line) => {  // "token ids: [3, 1, 4]", and the lines it runs on in
+    let right = true;
+    fill(span, line, /\d+/g, (number) => {
+      right &&= j < tokens.ids.length && Number(number) === tokens.ids[j];
+      return right ? idSpan(number, tokens.ids[j], j++) : number;
+    });
+    stage = right && !line.includes("]") ? "ids" : "done";
+    return span;
+  };
   return (line) => {
-    const span = plainLine("");
     if (line.length > MARK_MAX) return plainLine(line);
-    if (stage === "before" && /^\s*id\s/.test(line)) {
+    const span = plainLine("");
+    if (stage === "before" && /^\s*id\s+bytes\s/.test(line)) {
       stage = "table";
-      cuts = [...line.matchAll(/\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
+      // where each column starts; the ID and its bytes stay together
+      cuts = [...line.matchAll(/(?<=\S)\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
+      numbers = cuts.findIndex((at) => line.startsWith("row ", at)) + 1 || -1;  // "row of a ..."
       return cells(span, line);
     }
     if (stage === "table") {
       const found = /^(\s*)(\d+)(  b['"])/.exec(line);
-      if (found && k < tokens.ids.length && Number(found[2]) === tokens.ids[k]) {
-        row = tokens.ids[k];
-        position = k;
+      if (found && k < distinct.length && Number(found[2]) === distinct[k]) {
+        row = distinct[k];
         k += 1;
         span.dataset.row = row;
-        span.dataset.position = position;
+        span.dataset.position = first.get(row);
+        const starts = [0, ...cuts];
+        numbers = starts.findIndex((at, n) => line.slice(at, starts[n + 1]).startsWith("["));
         return cells(span, line, (cell, piece) => {
-          cell.append(found[1], idSpan(found[2], row, position), piece.slice(found[0].length - 4));
+          cell.append(found[1], idSpan(found[2], row, first.get(row)),
+                      piece.slice(found[0].length - 4));
         });
       }
       if (!found && row !== null && /^\s+\S/.test(line)) {  // a wide row runs on
         span.dataset.row = row;
-        span.dataset.position = position;
+        span.dataset.position = first.get(row);
         span.classList.add("more");
         return cells(span, line);
       }
-      stage = k === tokens.ids.length ? "after" : "done";
-    }
-    if (stage === "after") {  // the text's IDs, in one line
-      stage = "done";
-      const listed = /^(\s*\[)([\d, ]*)\]\s*$/.exec(line);
-      const ids = listed?.[2].split(",").filter((n) => n.trim()).map(Number);
-      if (ids && ids.length === tokens.ids.length && ids.every((id, j) => id === tokens.ids[j])) {
-        fill(span, line, /\d+/g, (number, j) => idSpan(number, ids[j], j));
+      const more = /^\.\.\. and ([\d,]+) more distinct tokens/.exec(line);
+      stage = (more ? k + Number(more[1].replace(/,/g, "")) : k) === distinct.length ? "after"
+        : "done";
+      if (more) {
+        span.textContent = line;
         return span;
       }
     }
+    if (stage === "after" && line.startsWith("token ids: [")) return ids(span, line);
+    if (stage === "ids" && /^ {12}\d/.test(line)) return ids(span, line);
+    if (stage !== "before") stage = "done";
     span.textContent = line;
     return span;
   };
@@ -907,11 +928,11 @@ function chip(tokens, k, content, part) {
   token.dataset.row = tokens.ids[k];
   token.dataset.position = k;
   // its name starts with what it shows, as WCAG's label in name asks: "“ refund”, token
-  // 304, b' refund', row 304"; a byte of a character says whose
+  // 304, b' refund', row 304" (--vocab shows no rows); a byte of a character says whose
   const seen = content.replace(/\n/g, "\u21B5");
+  const row = tokens.rows !== false ? `, row ${tokens.ids[k]}` : "";
   token.setAttribute("aria-label", (seen.trim() ? `“${seen}”, ` : "") + `token ` +
-    `${tokens.ids[k]}, ${tokens.shown[k]}, row ${tokens.ids[k]}` +
-    (part ? `, part of “${part}”` : ""));
+    `${tokens.ids[k]}, ${tokens.shown[k]}${row}` + (part ? `, part of “${part}”` : ""));
   const pieces = content.split("\n");
   pieces.forEach((piece, j) => {
     if (j) {
@@ -954,12 +975,18 @@ function light(row) {
                           : "the text does not use it";
   const figure = $("figure").querySelector(`[data-row="${row}"]`) ? " and in the figure" : "";
   const tokens = page.shown.tokens;
-  if (tokens) {
-    const k = tokens.ids.indexOf(row);
-    const inOutput = $("output").querySelector(`[data-row="${row}"]`)
-      ? "its line is lit in the output" : "its line is past the part of the output shown here";
-    $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}, is row ${row} of ` +
-      `the table: ${inOutput}; ${where}.`;
+  if (tokens) {  // --tokens: a line a distinct token, and every ID in a list
+    const k = tokens.ids.indexOf(row), output = $("output");
+    const line = output.querySelector(`.cells[data-row="${row}"]`);
+    const ids = output.querySelector(`.line:not(.cells) .id[data-row="${row}"]`);
+    const inOutput = line && ids ? "its line, and its IDs in the list, are lit in the output"
+      : line ? "its line is lit in the output"
+      : ids ? "its IDs are lit in the output's list (its table has a line only for the first " +
+              "distinct tokens)"
+      : "its line is past the part of the output shown here";
+    const table = tokens.rows !== false ? `, is row ${row} of the table` : "";
+    $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}${table}: ` +
+      `${inOutput}; ${where}.`;
     return;
   }
   const word = page.vocab[row] ?? "?";
