@@ -2,7 +2,8 @@
 //   node .ci/page-shots.mjs NODE_MODULES FOLDER
 // Run from the clone; FOLDER must be outside it. For each width (375, 768, 1366,
 // 1920) it shoots the lesson, --table, --positions, --tokens with an emoji, an
-// error, an answer too long to show whole and the copy panel, in light mode; then,
+// error, an answer too long to show whole, the copy panel and --languages (which
+// counts in the real vocabularies, if .docs/vocab/ has them), in light mode; then,
 // at 375 and 1920, the lesson in dark mode, the page while Python loads, and a
 // token lit up; and a slide at 200% zoom (960 x 540 at 2x). Files:
 // FOLDER/WIDTH-NAME.png.
@@ -26,6 +27,7 @@ const SHOTS = [
   ["positions", "view=positions&text=my+order+order"], ["error", "text=Refund+my+order"],
   ["tokens", "view=tokens&text=refund+my+%F0%9F%98%89+order%0Aplease"],
   ["long", "view=table&d_model=16384"], ["copy", "copy=cosine&kind=exercise"],
+  ["languages", "view=languages"],
 ];
 const heights = { 375: 812, 768: 1024, 960: 540, 1366: 768, 1920: 1080 };
 

@@ -6,10 +6,12 @@
 //   1. show, for every URL state, byte for byte what python3 prints for the command
 //      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
 //      812 with nothing cut off and every token, chip and button 24 x 24 px or more;
-//      paint --tokens' tokens over the text, and lay its table out in columns on a phone;
+//      paint --tokens' tokens over the text, link each to its row (a row a distinct
+//      token) and to its ID in the list, and lay the table out in cards on a phone;
+//      with no vocabulary in .docs/vocab/, say so in one line, and run no --vocab;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
-//      --tokens' painted tokens too; name them, announce errors; and on a slide
-//      (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//      --tokens' painted tokens and listed IDs too; name them, announce errors; and on a
+//      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
@@ -20,17 +22,23 @@
 //      shows its start, says what it left out, and saves the whole; the first paint
 //      within a quarter of its time, the first Python output within 1.3x; a held arrow
 //      key runs only where it stops; an address of at most 8,000 characters, which the
-//      server takes;
+//      server takes; and with the real vocabularies' files in .docs/vocab/ (linked in from
+//      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
+//      --languages, read them only once --vocab or --languages runs, and show byte for
+//      byte what python3 prints with them in its cache;
 //   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
 //      bad Pyodide folder) with one message that says what to run; wait out a slow
 //      start and four tabs loading at once; and stop a view that hangs or a worker
 //      that dies, say which, and go on with a fresh one.
 import { createServer } from "node:http";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { launch, linkPyodide, pythonServer, settled, SERVE } from "./page-serve.mjs";
 
 const [reference, modules] = process.argv.slice(2);
+// PAGE_ONLY=1,4 runs those sections alone, while developing; CI runs them all
+const only = (section) => !process.env.PAGE_ONLY ||
+  process.env.PAGE_ONLY.split(",").includes(String(section));
 const clone = process.cwd();
 const problems = [];
 const fail = (message) => {
@@ -46,12 +54,26 @@ const read = (name) => readFileSync(join(reference, name), "utf8");
 const states = JSON.parse(read("states.json"));
 const big = JSON.parse(read("big.json"));
 const views = JSON.parse(read("views.json"));  // [flag, takes, help] in VIEWS order
+const vocabularies = JSON.parse(read("vocabularies.json"));  // {files: {name: file}, cache}
+const vocabStates = JSON.parse(read("vocab.json"));  // null: no files to serve
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 let bareTook = 3000;  // a bare loadPyodide() and runPython, ms: section 4 measures it
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const short = (text) => (text.length > 300 ? `${text.slice(0, 300)}…` : text);
 const served = (name) => readFileSync(join(clone, ".docs", name), "utf8");
-const RUN_LIMIT = Number(/const RUN_LIMIT_MS = ([\d_]+);/.exec(served("page.js"))[1].replace(/_/g, ""));
+const constant = (name) => Number(new RegExp(`const ${name} = ([\\d_]+);`)
+  .exec(served("page.js"))[1].replace(/_/g, ""));
+const RUN_LIMIT = constant("RUN_LIMIT_MS");
+const [SHOW_CHARS, SHOW_LINES] = [constant("SHOW_CHARS"), constant("SHOW_LINES")];
+// The real vocabularies' folder: none in it for all but the checks that put them there
+const vocabFolder = join(clone, ".docs", "vocab");
+if (existsSync(vocabFolder)) {
+  fail("check needs .docs/vocab/ empty: move the vocabularies there away while it runs");
+}
+const names = Object.keys(vocabularies.files), files = Object.values(vocabularies.files);
+const listed = (xs) => `${xs.slice(0, -1).join(", ")} and ${xs.at(-1)}`;
+const NONE_SERVED = `This page's server has no real vocabulary: a deployer offers ` +
+  `${listed(names)} by putting ${listed(files)} in .docs/vocab/.`;
 
 linkPyodide(clone, modules);
 const site = await pythonServer(clone);
@@ -151,7 +173,7 @@ const longAfter = (page, what) => page.evaluate((what) => {
 }, what);
 
 // --- 0. The HTML's copies: the lesson's output, and VIEWS -------------------------------------
-{
+if (only(0)) {
   const html = served("index.html");
   const unescape = (text) => text.replace(/&lt;/g, "<").replace(/&gt;/g, ">")
     .replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
@@ -167,10 +189,14 @@ const longAfter = (page, what) => page.evaluate((what) => {
   const options = [...select.matchAll(/<option value="([^"]*)"/g)].map((m) => m[1]);
   check(JSON.stringify(options) === JSON.stringify(pageViews.map(([flag]) => flag)),
         `the View select lists ${options}, not VIEWS in its order`);
+  const known = JSON.parse(/<script type="application\/json" id="vocabularies">([^<]*)<\/script>/
+    .exec(html)?.[1] ?? "null");
+  check(JSON.stringify(known) === JSON.stringify(vocabularies.files),
+        `<script id=vocabularies> is ${JSON.stringify(known)}, not tokembed.VOCABULARIES' files`);
   check(!/<script(?![^>]*type="application\/json")[^>]*>[^<\s]/.test(html),
         "has an inline script, which its Content-Security-Policy would block");
   check(/<textarea id="text"/.test(html), "takes its text in no <textarea>: line breaks are lost");
-  done("the HTML's copy of the lesson's output and of VIEWS");
+  done("the HTML's copy of the lesson's output, of VIEWS and of the vocabularies' files");
 }
 
 // --- 1. Every URL state, on a phone: the same bytes, and nothing cut off -------------------
@@ -183,16 +209,19 @@ const layout = (page) => page.evaluate(() => {
   const scroller = svg?.closest(".scroller");
   const source = document.getElementById("source").closest(".scroller");
   const visible = (element) => element && !element.hidden && element.offsetParent !== null;
-  // --tokens' table, a card a token: its ID, bytes and times seen on one line, its row
-  // of numbers under them, starting at one x for every token
+  // --tokens' table, a card a distinct token: its ID and bytes, times in the text and in
+  // training on one line, its row of numbers under them, starting at one x for every token
   const rows = [...output.querySelectorAll(".cells[data-position]:not(.more)")];
+  const numbered = rows.filter((line) => line.querySelector(".numbers"));
   const box = (cell) => cell?.getBoundingClientRect() ?? { left: NaN, top: NaN, bottom: NaN };
-  const lefts = rows.map((line) => Math.round(box(line.children[1]).left));
+  const lefts = numbered.map((line) => Math.round(box(line.querySelector(".numbers")).left));
   const lineHeight = parseFloat(getComputedStyle(output).lineHeight);
-  const cards = rows.filter((line) => {
-    const [id, numbers, seen] = [...line.children].map(box);
-    return Math.abs(seen.top - id.top) < 2 && numbers.top >= id.bottom - 1 &&
-      id.bottom - id.top < 1.5 * lineHeight;
+  const cards = numbered.filter((line) => {
+    const [id, ...rest] = [...line.children].filter((cell) => !cell.matches(".numbers, .blank"))
+      .map(box);
+    const numbers = box(line.querySelector(".numbers"));
+    return rest.length >= 2 && rest.every((cell) => Math.abs(cell.top - id.top) < 2) &&
+      numbers.top >= id.bottom - 1 && id.bottom - id.top < 1.5 * lineHeight;
   }).length;
   return {
     outputCut: output.scrollWidth - output.clientWidth,
@@ -202,7 +231,7 @@ const layout = (page) => page.evaluate(() => {
     figureCue: scroller ? visible(scroller.closest(".pane").querySelector(".more-note")) : false,
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
-    rows: rows.length, lefts: [...new Set(lefts)], cards,
+    rows: rows.length, numbered: numbered.length, lefts: [...new Set(lefts)], cards,
     // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
     // its label; an ID, a line or a figure row lights what its token does (WCAG's
     // "equivalent"), and a link in a sentence is exempt.
@@ -217,7 +246,8 @@ const layout = (page) => page.evaluate(() => {
   };
 });
 // What the strip paints, read back: each whole token's characters, and each character
-// that tokens share shown once; with the IDs in order, and each token's name.
+// that tokens share shown once; with the IDs in order, and each token's name. And what
+// the output links: its table's rows, a distinct token each, and its list of every ID.
 const painted = (page) => page.evaluate(() => {
   const strip = document.getElementById("strip");
   const text = [...strip.children].map((piece) => piece.matches(".split")
@@ -229,9 +259,32 @@ const painted = (page) => page.evaluate(() => {
            names: tokens.map((token) => `${token.getAttribute("role")}: ` +
                                          token.getAttribute("aria-label")),
            parts: strip.querySelectorAll(".split .tok").length,
-           lines: [...document.querySelectorAll("#output .line[data-position]:not(.more)")]
-             .map((line) => Number(line.dataset.row)) };
+           rows: [...document.querySelectorAll("#output .cells[data-position]:not(.more)")]
+             .map((line) => [Number(line.dataset.row), Number(line.dataset.position)]),
+           listed: [...document.querySelectorAll("#output .line:not(.cells) .id")]
+             .map((id) => [Number(id.dataset.row), Number(id.dataset.position)]),
+           more: Number(/^\.\.\. and ([\d,]+) more distinct tokens/m
+             .exec(document.getElementById("output").textContent)?.[1].replace(/,/g, "") ?? 0) };
 });
+// The painted tokens and the output's links agree: every ID listed in the text's order,
+// at its place; a row for each distinct token, in the order of first use, at its first
+// place, the rest counted
+function linked(strip, where, all = strip.ids) {
+  const first = new Map();
+  all.forEach((id, k) => first.has(id) || first.set(id, k));
+  const distinct = [...first.keys()];
+  check(strip.ids.length &&
+        JSON.stringify(strip.ids) === JSON.stringify(all.slice(0, strip.ids.length)),
+        `${where}: paints tokens ${strip.ids.slice(0, 20)}, not ${all.slice(0, 20)}`);
+  check(JSON.stringify(strip.listed) === JSON.stringify(all.map((id, k) => [id, k])),
+        `${where}: its list of IDs links ${JSON.stringify(strip.listed.slice(0, 20))}, not ` +
+        `each ID to its place`);
+  check(strip.rows.length && strip.rows.length + strip.more === distinct.length &&
+        JSON.stringify(strip.rows) === JSON.stringify(distinct.slice(0, strip.rows.length)
+          .map((id) => [id, first.get(id)])),
+        `${where}: its rows link ${JSON.stringify(strip.rows)} and count ${strip.more} more, ` +
+        `not the distinct tokens ${distinct}`);
+}
 async function visit(page, k, state) {
   await page.goto(at(state.query));
   await settled(page);
@@ -264,6 +317,10 @@ async function visit(page, k, state) {
   const now = new URLSearchParams(seen.url);
   for (const [name, value] of kept) {
     const defaults = { copy: "lookup", kind: "lesson" };
+    if (name === "vocab" && !state.argv.includes("--vocab")) {  // one it does not run
+      check(!now.has("vocab"), `${where}: keeps vocab=${value}, not run: ${seen.url}`);
+      continue;
+    }
     check(now.get(name) === value || (name === "view" && `--${now.get(name)}` === value) ||
           (defaults[name] === value && !now.has(name)),
           `${where}: lost ${name}=${value} from its URL: ${seen.url}`);
@@ -282,19 +339,36 @@ async function visit(page, k, state) {
     const text = state.argv[state.argv.indexOf("--") + 1];
     const strip = await painted(page);
     check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
-    check(strip.ids.length && JSON.stringify(strip.ids) === JSON.stringify(strip.lines),
-          `${where}: paints tokens ${strip.ids}, where the output's lines say ${strip.lines}`);
+    linked(strip, where, seen.tokens?.ids ?? []);
     check(strip.names.every((name) => /^option: (“[^]+”, )?token \d+, b['"].*['"], row \d+/.test(name)),
           `${where}: names its tokens ${strip.names.slice(0, 3)}`);
     check(text.length === [...text].length || strip.parts >= 2,
           `${where}: shows no token as part of a character`);
-    check(cut.rows > 0 && cut.lefts.length === 1 && cut.cards === cut.rows,
+    check(cut.numbered > 0 && cut.numbered === cut.rows && cut.lefts.length === 1 &&
+          cut.cards === cut.rows,
           `${where}: at 375 px the token table's rows start their numbers at x = ` +
-          `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times ` +
-          "seen; the row under them)");
+          `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times; ` +
+          "the row under them)");
+  }
+  // No vocabulary is served here: --tokens and --languages say so in one line, and a link
+  // that asks for one runs without it, and says why
+  if (["--tokens", "--languages"].includes(state.argv[0])) {
+    const note = await page.evaluate(() => ({
+      text: document.getElementById("vocab-note").textContent,
+      disabled: document.getElementById("vocab").disabled,
+      options: [...document.getElementById("vocab").options].map((o) => o.value) }));
+    const asked = new URLSearchParams(state.query).get("vocab");
+    const why = asked === null ? "" : names.includes(asked)
+      ? `This page's server has no ${asked} (.docs/vocab/${vocabularies.files[asked]}), so the ` +
+        `page shows the corpus's merges; on your machine, python3 tokembed.py --tokens --vocab ` +
+        `${asked} reads it. `
+      : `This page knows no vocabulary “${asked}”: --vocab takes ${listed(names)}. `;
+    check(note.text === why + NONE_SERVED && note.disabled && note.options.join() === "",
+          `${where}: with no vocabulary served, the --vocab field says "${note.text}" ` +
+          `(disabled: ${note.disabled}; offers ${note.options})`);
   }
 }
-{
+if (only(1)) {
   // Two phones, each taking the next state: Pyodide's start is most of a visit.
   const queue = [...states.entries()];
   await Promise.all([0, 1].map(async () => {
@@ -303,12 +377,15 @@ async function visit(page, k, state) {
     for (let next = queue.shift(); next; next = queue.shift()) await visit(page, ...next);
     await page.close();
   }));
+  check(!phoneSeen.flat().length, `ran code from elsewhere: ${phoneSeen.flat()}`);
+  const looked = site.requests.filter((request) => request.includes("/.docs/vocab/"));
+  check(looked.length && looked.every((request) => request.startsWith("HEAD ")),
+        `with no vocabulary served, it asked for ${looked.join(", ") || "none"} (only HEAD)`);
+  done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothing cut off`);
 }
-check(!phoneSeen.flat().length, `ran code from elsewhere: ${phoneSeen.flat()}`);
-done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothing cut off`);
 
 // --- 2. Linked highlighting, the vocabulary's buttons, names, a slide ------------------------
-{
+if (only(2)) {
   const page = await phone.newPage();
   watch(page);
   await page.goto(at("view=table&text=my+order+order"));
@@ -317,6 +394,8 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
     figure: [...document.querySelectorAll("#figure .lit")].map((e) => e.dataset.row),
     output: [...document.querySelectorAll("#output .lit")].map((e) => e.dataset.row),
     lines: [...document.querySelectorAll("#output .line.lit")].map((e) => e.dataset.row),
+    listed: [...document.querySelectorAll("#output .line:not(.cells) .id.lit")]
+      .map((e) => `${e.dataset.row}@${e.dataset.position}`),
     strip: [...document.querySelectorAll("#strip .lit")].map((e) => e.dataset.row),
     selected: [...document.querySelectorAll("#strip [aria-selected=true]")].map((e) => e.dataset.row),
     note: document.getElementById("lit-note").textContent,
@@ -341,14 +420,22 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   now = await lit();
   const mine = (await page.evaluate(() => window.tokembedPage.shown.tokens.ids))
     .flatMap((id, k) => (id === 344 ? [k] : []));
-  check(mine.length === 2 && now.lines.length === 2 && now.output.every((row) => row === "344") &&
-        now.strip.length === 2 && now.selected.length === 2 && /Token 344, b' my'/.test(now.note) &&
-        now.note.includes(`positions ${mine.join(", ")}`),
+  check(mine.length === 2 && now.lines.length === 1 && now.output.every((row) => row === "344") &&
+        now.listed.join() === mine.map((k) => `344@${k}`).join() &&
+        now.strip.length === 2 && now.selected.length === 2 &&
+        /^Token 344, b' my', is row 344 of the table: its line, and its IDs in the list, are lit/
+          .test(now.note) && now.note.includes(`positions ${mine.join(", ")}`),
         `a tapped painted token lit ${JSON.stringify(now)}`);
-  await page.tap("#output [data-row='318'] >> nth=0");  // b' order'
+  await page.tap("#output .cells[data-row='318']");  // b' order'
   now = await lit();
-  check(now.strip.length === 1 && now.strip[0] === "318" && now.output.includes("318"),
-        `a tapped line of --tokens lit ${JSON.stringify(now)}`);
+  check(now.strip.length === 1 && now.strip[0] === "318" && now.lines.join() === "318" &&
+        now.listed.length === 1, `a tapped line of --tokens lit ${JSON.stringify(now)}`);
+  const third = String((await page.evaluate(() => window.tokembedPage.shown.tokens.ids))[3]);
+  await page.tap("#output .line:not(.cells) .id[data-position='3']");  // an ID in the list
+  now = await lit();
+  check(now.strip.length >= 1 && now.strip.every((row) => row === third) &&
+        now.lines.join() === third && now.listed.includes(`${third}@3`),
+        `a tapped ID of --tokens' list lit ${JSON.stringify(now)}`);
   const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
     .map((token) => token.getAttribute("aria-label")));
   check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
@@ -378,7 +465,7 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   check(reached && now.lit.length > 1 && now.lit.every((row) => row === now.row),
         `Tab does not reach a token, or lights other rows: ${JSON.stringify(now)}`);
   check(now.note && now.live === "status", "a focused token is not announced");
-  await wide.click("#vocab button[value=late]");  // a word button adds its word
+  await wide.click("#words button[value=late]");  // a word button adds its word
   await settled(wide);
   const added = await shown(wide);
   check(await wide.inputValue("#text") === "late" &&
@@ -531,7 +618,7 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
 }
 
 // --- 3. Only this folder's code runs, whatever ?pyodide= says --------------------------------
-{
+if (only(3)) {
   const port = attacker.address().port;
   const attacks = [
     "data:text/javascript,alert(document.domain)//",
@@ -649,8 +736,135 @@ done(`${states.length} URL states at 375 x 812: the same bytes as python3, nothi
   done(`with no ?pyodide=, Pyodide comes from ${CDN} (${fromCdn.length} files, answered here)`);
 }
 
+// --- 4b. The real vocabularies, served from .docs/vocab/ (run in 4, with its budget) ---------
+// The three files, linked in from TOKEMBED_CACHE for these checks only: the page looks for
+// them only for --tokens and --languages, reads each once when --vocab or --languages
+// first runs (no long task meanwhile), offers them, and shows byte for byte what python3
+// prints with them in its cache; a damaged one it leaves out, and says so.
+async function servedVocabularies(budget) {
+  if (vocabStates === null) {
+    if (process.env.CI) fail("cannot be checked with the real vocabularies: TOKEMBED_CACHE " +
+                             "holds no vocab.bpe, cl100k_base.tiktoken and o200k_base.tiktoken");
+    console.log("page: TOKEMBED_CACHE holds no vocabularies: their checks did not run");
+    return;
+  }
+  mkdirSync(vocabFolder);
+  const remove = () => rmSync(vocabFolder, { recursive: true, force: true });
+  process.on("exit", remove);
+  for (const file of files) {
+    symlinkSync(resolve(vocabularies.cache, file), join(vocabFolder, file));
+  }
+  const asked = () => site.requests.filter((request) => request.includes("/.docs/vocab/"));
+  const field = (page) => page.evaluate(() => ({
+    options: [...document.getElementById("vocab").options].map((option) => option.value),
+    disabled: document.getElementById("vocab").disabled,
+    note: document.getElementById("vocab-note").textContent,
+    seed: [document.getElementById("seed").disabled,
+           document.getElementById("seed-note").textContent],
+    d: [document.getElementById("d_model").disabled,
+        document.getElementById("d_model-note").textContent] }));
+  const wide = await context({ viewport: { width: 1366, height: 900 } });
+  const page = await wide.newPage();
+  watch(page);
+  let before = asked().length;
+  await page.goto(at(""));
+  await settled(page);
+  check(asked().length === before, `the lesson asked for ${asked().slice(before)}`);
+  before = asked().length;
+  await page.goto(at("view=tokens"));  // looked for, offered, not read
+  await settled(page);
+  let got = asked().slice(before), now = await field(page);
+  check(got.length === files.length &&
+        files.every((file) => got.includes(`HEAD /.docs/vocab/${file}`)),
+        `--tokens looked for the vocabularies with ${got.join(", ")}`);
+  check(now.options.join() === ["", ...names].join() && !now.disabled && now.note === "",
+        `with the vocabularies served, --vocab offers ${now.options} (disabled: ` +
+        `${now.disabled}), saying "${now.note}"`);
+  const most = await budget();
+  before = asked().length;
+  await page.evaluate(() => window.tokembedPage.events.push(["chosen", performance.now()]));
+  await page.selectOption("#vocab", "o200k_base");  // read, each once, in no long task
+  await settled(page, 240000);
+  got = asked().slice(before);
+  const slowest = await longAfter(page, "chosen");
+  let seen = await shown(page);
+  check(got.length === files.length &&
+        files.every((file) => got.includes(`GET /.docs/vocab/${file}`)),
+        `choosing o200k_base read ${got.join(", ")}, not each file once`);
+  check(slowest <= most, `reading the vocabularies took a main-thread task of ${slowest} ms ` +
+        `(at most ${Math.round(most)})`);
+  check(seen.command === "python3 tokembed.py --tokens --vocab o200k_base" &&
+        seen.output === read("vocab-0.out") && /vocab=o200k_base/.test(seen.url),
+        `choosing o200k_base shows "${seen.command}", ${seen.url}:\n${seen.output}`);
+  now = await field(page);
+  check(now.seed[0] && now.d[0] && now.seed[1] === "--tokens --vocab takes no --seed" &&
+        now.d[1] === "--tokens --vocab takes no --d-model",
+        `--vocab leaves --seed and --d-model on, or says ${now.seed[1]}, ${now.d[1]}`);
+  before = asked().length;
+  await page.selectOption("#view", "--languages");  // nothing read again
+  await settled(page, 240000);
+  seen = await shown(page);
+  check(asked().length === before && seen.output === read("vocab-1.out"),
+        `--languages after --vocab asked for ${asked().slice(before)}, and shows\n${seen.output}`);
+  console.log(`page: the vocabularies, served: read when first chosen, longest main-thread ` +
+              `task ${slowest} ms (at most ${Math.round(most)})`);
+  await wide.close();
+  // Each link, fresh, on a phone
+  const phones = await context({ viewport: { width: 375, height: 812 }, hasTouch: true,
+                                 isMobile: true, deviceScaleFactor: 1 });
+  for (const [k, state] of vocabStates.entries()) {
+    const page = await phones.newPage();
+    watch(page);
+    await page.goto(at(state.query));
+    await settled(page, 240000);
+    const seen = await shown(page), cut = await layout(page), now = await field(page);
+    const expected = read(`vocab-${k}.out`), where = `?${state.query}, served`;
+    check(seen.command === state.command && seen.output === expected && seen.whole === expected,
+          `${where}: shows "${seen.command}", printing\n${seen.output}--- not\n${expected}`);
+    check(cut.outputCut <= 0 && cut.pageCut <= 0 && !cut.small.length,
+          `${where}: at 375 px, cut by ${cut.outputCut} and ${cut.pageCut} px; small: ` +
+          `${cut.small}`);
+    if (state.argv[0] === "--tokens") {
+      const text = state.argv[state.argv.indexOf("--") + 1], strip = await painted(page);
+      check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
+      linked(strip, where, seen.tokens?.ids ?? []);
+      check(strip.names.every((name) =>
+        /^option: (“[^]+”, )?token \d+, b['"].*['"](, part of “[^]+”)?$/.test(name)),
+            `${where}: names its tokens ${strip.names.slice(0, 3)}, with a row`);
+      check(now.options.join() === ["", ...names].join() && !now.disabled && now.note === "",
+            `${where}: --vocab offers ${now.options}, saying "${now.note}"`);
+    } else {
+      check(now.note === `--languages takes no --vocab: it counts in each vocabulary this ` +
+            `page's server has, ${listed(names)}.`, `${where}: says "${now.note}"`);
+    }
+    await page.close();
+  }
+  await phones.close();
+  // A damaged file: left out, and said so
+  const damaged = await context();
+  await damaged.route(`**/.docs/vocab/${files[1]}`, (route) => route.fulfill({
+    contentType: "application/octet-stream", body: "not a vocabulary\n" }));
+  const broken = await damaged.newPage();
+  watch(broken);
+  await broken.goto(at("view=languages"));
+  await settled(broken, 240000);
+  seen = await shown(broken);
+  now = await field(broken);
+  check(now.note === `.docs/vocab/${files[1]} did not load (it is not tiktoken's file: its ` +
+        `SHA-256 differs), so the page leaves ${names[1]} out. --languages takes no --vocab: ` +
+        `it counts in each vocabulary this page's server has, ${names[0]} and ${names[2]}.` &&
+        now.options.join() === ["", names[0], names[2]].join() &&
+        / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output),
+        `a damaged ${files[1]}: says "${now.note}", offers ${now.options}, shows\n${seen.output}`);
+  await damaged.close();
+  remove();
+  done(`the real vocabularies, served: looked for only by --tokens and --languages, read once ` +
+       `when first run, ${vocabStates.length} links the same bytes as python3, a damaged file ` +
+       "left out");
+}
+
 // --- 4. Never frozen: budgets, measured in this run --------------------------------------------
-{
+if (only(4)) {
   const made = await context({ viewport: { width: 1366, height: 900 } });
   const BARE = `<!doctype html><meta charset="utf-8"><title>bare</title><script type="module">
 const { loadPyodide } = await import("/.docs/pyodide/pyodide.mjs");
@@ -829,17 +1043,29 @@ window.__done = performance.now();
     const expected = read(`big-${k}.out`);
     const where = `${state.command.slice(0, 70)}… (${expected.length.toLocaleString("en-US")} ` +
       "characters)";
-    check(seen.whole === expected && seen.output.length < expected.length &&
-          expected.startsWith(seen.output) && seen.output.length > 1000,
-          `${where}: shows ${seen.output.length} characters, not the start of what python3 prints`);
-    check(/first [\d,]+ lines .* of the [\d,]+ lines/.test(seen.cut) && /run the command/.test(seen.cut),
-          `${where}: says "${seen.cut}" of what it left out`);
+    // the 10,000 x's: their 10,000 IDs are shown whole, each linked to its place
+    const whole = expected.length <= SHOW_CHARS && expected.split("\n").length - 1 <= SHOW_LINES;
+    if (whole) {
+      const strip = await painted(page);
+      check(seen.output === expected && seen.whole === expected && !seen.cut,
+            `${where}: shows ${seen.output.length} characters, not all that python3 prints, ` +
+            `and says "${seen.cut}"`);
+      linked(strip, where, seen.tokens?.ids ?? []);
+    } else {
+      check(seen.whole === expected && seen.output.length < expected.length &&
+            expected.startsWith(seen.output) && seen.output.length > 1000,
+            `${where}: shows ${seen.output.length} characters, not the start of what ` +
+            "python3 prints");
+      check(/first [\d,]+ lines .* of the [\d,]+ lines/.test(seen.cut) &&
+            /run the command/.test(seen.cut),
+            `${where}: says "${seen.cut}" of what it left out`);
+    }
     check(seen.command === state.command && (seen.commandShown === state.command ||
           (state.command.startsWith(seen.commandShown.slice(0, -1)) &&
            seen.commandShown.endsWith("…"))), `${where}: shows the command "${short(seen.command)}"`);
     check(slowest <= most3, `${where}: a main-thread task of ${slowest} ms once Python was ` +
           `ready (at most ${Math.round(most3)})`);
-    check(Math.max(...sizes) <= PART && sizes.length > expected.length / PART,
+    check(Math.max(...sizes) <= PART && sizes.length >= Math.ceil(expected.length / PART),
           `${where}: came in ${sizes.length} messages, the largest of ${Math.max(...sizes)} ` +
           "characters");
     check(!errors.length, `${where}: threw ${errors}`);
@@ -847,10 +1073,12 @@ window.__done = performance.now();
     console.log(`page: ${state.command.slice(0, 60)}…: ${seen.output.length.toLocaleString("en-US")} ` +
                 `of ${expected.length.toLocaleString("en-US")} characters shown; ${sizes.length} ` +
                 `messages; longest task once ready ${slowest} ms (at most ${Math.round(most3)})`);
-    const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
-                                     page.click("#save", { timeout: 30000 })])
-      .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
-    check(saved === expected, `${where}: saves something other than what python3 printed`);
+    if (!whole) {
+      const saved = await Promise.all([page.waitForEvent("download", { timeout: 30000 }),
+                                       page.click("#save", { timeout: 30000 })])
+        .then(async ([download]) => readFileSync(await download.path(), "utf8"), () => null);
+      check(saved === expected, `${where}: saves something other than what python3 printed`);
+    }
     if (k === 0) {  // the 10,000 x's: the address keeps the text's start, and says so
       const kept = new URLSearchParams(seen.url).get("text");
       check(/^x+$/.test(kept) && kept.length < 10000 && /first [\d,]+ of the 10,000 characters/
@@ -865,13 +1093,15 @@ window.__done = performance.now();
     await page.close();
   }
   await long.close();
+  done(`${big.length} long answers: 10,000 IDs linked, and the start of each too long to show ` +
+       "whole, what is left out, a file of the whole, in parts, no long task, an address the " +
+       "server takes");
+  await servedVocabularies(budget);
   await made.close();
-  done(`${big.length} answers too long to show whole: their start, what is left out, a file ` +
-       "of the whole, in parts, no long task, an address the server takes");
 }
 
 // --- 5. Failure paths end, each with one message and what to run; slow is not dead --------------
-{
+if (only(5)) {
   const made = await context();
   const readme = readFileSync(join(clone, "README.md"), "utf8");
   const held = await context();  // Pyodide's WebAssembly never arrives
@@ -895,12 +1125,14 @@ window.__done = performance.now();
       enabled: !document.getElementById("text").disabled &&
                !document.getElementById("view").disabled,
       started: Object.keys(window.tokembedPage.timings),
-      silent: [...document.querySelectorAll(":disabled")].filter((control) => {
-        const note = document.getElementById(`${control.id}-note`)?.textContent;
-        const panel = control.closest("#copying") &&
-          document.getElementById("source").dataset.why;
-        return !note && !panel;
-      }).map((control) => control.id || control.name) }));
+      // (an option of a disabled select is off with it, and its select says why)
+      silent: [...document.querySelectorAll(":disabled:not(select:disabled option)")]
+        .filter((control) => {
+          const note = document.getElementById(`${control.id}-note`)?.textContent;
+          const panel = control.closest("#copying") &&
+            document.getElementById("source").dataset.why;
+          return !note && !panel;
+        }).map((control) => control.id || control.name) }));
     check(what.test(after.status), `${url}: says "${after.status}"`);
     check(after.help.includes(SERVE), `${url}: does not say what serves the page`);
     const unsaid = after.commands.filter((line) => !readme.includes(`\n${line}`));

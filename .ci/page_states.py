@@ -4,16 +4,27 @@ python3 .ci/page_states.py FOLDER writes FOLDER/states.json and FOLDER/page-N.*
 Each state is a URL query and the command the page must show for it. The
 reference is what python3 prints when that very command is run (split as a POSIX
 shell splits it), so the page's "same on your machine" line is checked too.
-FOLDER/big.json and FOLDER/big-N.* are the same for the answers too long to show
-whole, each with the start the page shows of it. Also written: FOLDER/views.json
-(tokembed.VIEWS: flag, takes, help) and FOLDER/lesson.out (the lesson's output,
-which the page's HTML holds before Python).
+FOLDER/big.json and FOLDER/big-N.* are the same for the longest answers, most of
+them too long to show whole. Also written: FOLDER/views.json (tokembed.VIEWS:
+flag, takes, help), FOLDER/vocabularies.json (each real vocabulary's file name)
+and FOLDER/lesson.out (the lesson's output, which the page's HTML holds before
+Python).
+
+python3 runs as a learner's does, with the cache in ~/.cache/tokembed, as the page
+keeps it in Pyodide, so that both print the same path: HOME is a folder of its own,
+and TOKEMBED_CACHE, XDG_CACHE_HOME and LOCALAPPDATA are unset. For the states, that
+cache is empty, as the page's is when its folder serves no vocabulary; for
+FOLDER/vocab.json and FOLDER/vocab-N.out, the states of a page whose .docs/vocab/
+serves all three files, it holds the files of the folder TOKEMBED_CACHE names (CI's
+step 5 fetches them). Without them, vocab.json is null.
 """
-import json, os, shlex, subprocess, sys
+import json, os, shlex, subprocess, sys, tempfile
 sys.path.insert(0, os.getcwd())
 import tokembed  # noqa: E402  (from the clone CI runs in)
 
 work = sys.argv[1]
+CACHE = os.environ.get("TOKEMBED_CACHE")  # the real vocabularies' files, if there
+FILES = {name: os.path.basename(v.file) for name, v in tokembed.VOCABULARIES.items()}
 STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("", "python3 tokembed.py", None),
     ("text=my+order+is+late", "python3 tokembed.py -- my order is late", None),
@@ -74,13 +85,53 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
     ("view=batch&text=refund+my+order%2C+my+order+is+late",
      "python3 tokembed.py --batch -- refund my order, my order is late", None),
     ("view=bpe&merges=20", "python3 tokembed.py --bpe --merges 20", None),
+    # --tokens: a row a distinct token; a character several byte tokens make; more
+    # distinct tokens than the table lists, and IDs that run on in lines
+    ("view=tokens&text=na%C3%AFve+caf%C3%A9", "python3 tokembed.py --tokens -- 'naïve café'",
+     None),
+    ("view=tokens&text=Le+caf%C3%A9+est+tr%C3%A8s+bon%2C+n%27est-ce+pas+%3F+Gr%C3%BC%C3%9Fe+aus"
+     "+M%C3%BCnchen.",
+     "python3 tokembed.py --tokens -- 'Le café est très bon, n'\\''est-ce pas ? Grüße aus "
+     "München.'", None),
+    ("view=tokens&text=%E7%A7%81%E3%81%AF%E3%82%B3%E3%83%BC%E3%83%92%E3%83%BC%E3%81%8C%E5%A5%BD"
+     "%E3%81%8D%E3%81%A7%E3%81%99%E3%80%82",
+     "python3 tokembed.py --tokens -- '私はコーヒーが好きです。'", None),
+    ("view=tokens&text=my+order&d_model=16", "python3 tokembed.py --tokens --d-model 16 -- "
+     "'my order'", None),
+    # --languages takes no text: the page runs it without, and with no vocabulary served,
+    # its columns of them are -
+    ("view=languages&text=my+order", "python3 tokembed.py --languages", None),
+    ("view=languages&merges=20", "python3 tokembed.py --languages --merges 20", None),
+    # a vocabulary this page's server does not have, or one that is no name, is not run
+    ("view=tokens&vocab=o200k_base&text=refund+my+order",
+     "python3 tokembed.py --tokens -- 'refund my order'", None),
+    ("view=tokens&vocab=..%2F..%2Ftokembed.py&text=my",
+     "python3 tokembed.py --tokens -- my", None),
+]
+# With .docs/vocab/ serving the three files: each as python3 prints it with them in its cache
+VOCAB_STATES = [
+    ("view=tokens&vocab=o200k_base&text=refund+my+order",
+     "python3 tokembed.py --tokens --vocab o200k_base -- 'refund my order'"),
+    ("view=languages", "python3 tokembed.py --languages"),
+    ("view=tokens&vocab=gpt2&text=na%C3%AFve+caf%C3%A9",
+     "python3 tokembed.py --tokens --vocab gpt2 -- 'naïve café'"),
+    ("view=tokens&vocab=cl100k_base&text=%E7%A7%81%E3%81%AF%E3%82%B3%E3%83%BC%E3%83%92%E3%83%BC"
+     "%E3%81%8C%E5%A5%BD%E3%81%8D%E3%81%A7%E3%81%99%E3%80%82&merges=20",
+     "python3 tokembed.py --tokens --merges 20 --vocab cl100k_base -- "
+     "'私はコーヒーが好きです。'"),
+    # --vocab shows no rows: the page leaves out --seed and --d-model, which it refuses
+    ("view=tokens&vocab=o200k_base&seed=7&d_model=8&text=my",
+     "python3 tokembed.py --tokens --vocab o200k_base -- my"),
 ]
 WORDS = ("my", "order", "is", "late", "refund")
 SIXTY = "+".join(WORDS * 12)
 MANY = 130_000  # words of the longest link: one argument each
-BIG = [  # (URL query, the command): answers too long to show whole
+BIG = [  # (URL query, the command): answers too long to show whole, but the first
+    # 10,000 x's: a long text, whose 10,000 IDs are shown whole, linked, and whose address
+    # is longer than the page keeps
     ("view=tokens&d_model=48&text=" + "x" * 10_000,
      "python3 tokembed.py --tokens --d-model 48 -- " + "x" * 10_000),
+    ("view=tokens&d_model=10000", "python3 tokembed.py --tokens --d-model 10000"),
     ("d_model=65536&text=" + SIXTY,
      "python3 tokembed.py --d-model 65536 -- " + " ".join(WORDS * 12)),
     ("view=table&d_model=65536", "python3 tokembed.py --table --d-model 65536"),
@@ -90,9 +141,20 @@ BIG = [  # (URL query, the command): answers too long to show whole
 FIGURE_VIEWS = [flag or "" for flag, view in tokembed.VIEWS.items() if "--svg" in view.takes]
 
 
-def run(argv):
+HOME = tempfile.mkdtemp()  # a learner's home: its cache, ~/.cache/tokembed, empty
+SERVED = tempfile.mkdtemp()  # and one whose cache holds the real vocabularies
+if CACHE and all(os.path.exists(os.path.join(CACHE, f)) for f in FILES.values()):
+    os.mkdir(os.path.join(SERVED, ".cache"))
+    os.symlink(os.path.abspath(CACHE), os.path.join(SERVED, ".cache", "tokembed"))
+else:
+    VOCAB_STATES = None
+ENV = {key: value for key, value in os.environ.items()
+       if key not in ("TOKEMBED_CACHE", "XDG_CACHE_HOME", "LOCALAPPDATA")}
+
+
+def run(argv, home=HOME):
     return subprocess.run([sys.executable, "tokembed.py", *argv], capture_output=True,
-                          env={**os.environ, "COLUMNS": "80"}, stdin=subprocess.DEVNULL)
+                          env={**ENV, "COLUMNS": "80", "HOME": home}, stdin=subprocess.DEVNULL)
 
 
 states = []
@@ -126,6 +188,18 @@ for k, (query, command) in enumerate(BIG):
     open(os.path.join(work, f"big-{k}.out"), "wb").write(done.stdout)
     big.append({"query": query, "command": command})
 json.dump(big, open(os.path.join(work, "big.json"), "w"))
+vocab = None
+if VOCAB_STATES is not None:
+    vocab = []
+    for k, (query, command) in enumerate(VOCAB_STATES):
+        argv = shlex.split(command)[2:]
+        done = run(argv, SERVED)
+        assert done.returncode == 0, (command, done.stderr)
+        open(os.path.join(work, f"vocab-{k}.out"), "wb").write(done.stdout)
+        vocab.append({"query": query, "command": command, "argv": argv})
+json.dump(vocab, open(os.path.join(work, "vocab.json"), "w"))
+json.dump({"files": FILES, "cache": CACHE if vocab is not None else None},
+          open(os.path.join(work, "vocabularies.json"), "w"))
 json.dump([[flag or "", list(view.takes), view.help] for flag, view in tokembed.VIEWS.items()],
           open(os.path.join(work, "views.json"), "w"))
 open(os.path.join(work, "lesson.out"), "wb").write(run([]).stdout)

@@ -11,10 +11,13 @@ const VERSION = /@([^/]+)\/$/.exec(PYODIDE)[1];  // 314.0.7
 const OFFLINE = `npm install --prefix /tmp/pyodide pyodide@${VERSION}\n` +
                 "ln -s /tmp/pyodide/node_modules/pyodide .docs/pyodide\n" + SERVE;
 const OPTIONS = [["seed", "--seed"], ["d_model", "--d-model"], ["padding", "--padding-idx"],
-                 ["merges", "--merges"]];  // the page's field, the CLI's flag
+                 ["merges", "--merges"], ["vocab", "--vocab"]];  // a field, the CLI's flag
 const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"];
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
 const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
+const READS_CACHE = ["--languages"];  // it counts in every real vocabulary the cache holds
+const NO_ROWS = ["--seed", "--d-model"];  // --tokens --vocab shows no rows: it refuses these
+const VOCAB_FOLDER = ".docs/vocab/";  // where a deployer puts the real vocabularies' files
 const DEBOUNCE_MS = 200;  // a key held down on the View select runs only where it stops
 const HOME = new URL(".", location.href).href;  // the page's own folder: all it trusts
 // Limits (the page says so where a learner meets one):
@@ -35,7 +38,9 @@ const STUCK_MS = 150_000;  // or this long without a byte or a step, though it a
 const $ = (id) => document.getElementById(id);
 const page = {  // what the page shows and knows; CI reads it
   takes: JSON.parse($("views").textContent),  // until Python says, the HTML's copy
-  help: {}, vocab: [...document.querySelectorAll("#vocab button")].map((b) => b.value),
+  help: {}, vocab: [...document.querySelectorAll("#words button")].map((b) => b.value),
+  vocabularies: JSON.parse($("vocabularies").textContent),  // --vocab's names: their files
+  models: {},  // each real vocabulary's model, once Python says
   corpus: [], text: "refund my order", names: [], python: null, failed: null,
   figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0,
   shown: { output: null, figure: "", source: null, command: "", tokens: null },
@@ -62,7 +67,8 @@ function readState() {
   const query = new URLSearchParams(location.search);
   state.text = query.get("text") ?? "";
   showText();
-  for (const [name] of OPTIONS) $(name).value = query.get(name) ?? "";
+  for (const [name] of OPTIONS) if (name !== "vocab") $(name).value = query.get(name) ?? "";
+  readVocab(query.get("vocab") ?? "");
   const asked = query.get("view") ?? "";
   const flag = flagOf(asked);  // view=table and view=--table, the option's own value
   const known = [...$("view").options].some((option) => option.value === flag);
@@ -195,6 +201,12 @@ function viewTakes(flag) {
   return page.takes[flag] ?? [];
 }
 
+function takesOf(flag) {  // what the view takes with the other controls as they are
+  const takes = viewTakes(flag);
+  return takes.includes("--vocab") && $("vocab").value
+    ? takes.filter((option) => !NO_ROWS.includes(option)) : takes;
+}
+
 function wordsOf(text, takes) {
   if (takes.includes("TEXT")) return text === "" ? [] : [text];  // spaces and lines kept
   if (!takes.includes("WORDS")) return [];
@@ -203,7 +215,7 @@ function wordsOf(text, takes) {
 }
 
 function argvOf(withFigure = false) {
-  const flag = $("view").value, takes = viewTakes(flag);
+  const flag = $("view").value, takes = takesOf(flag);
   const args = flag ? [flag] : [];
   for (const [name, option] of OPTIONS) {
     const value = $(name).value.trim();
@@ -345,7 +357,7 @@ function stopped(request, why, how = "slow") {
 
 let ticking = null;
 function settle() {  // CI waits for the page to be idle; people see what still runs
-  const idle = page.python && !busy && !show.timer && !drawing.active &&
+  const idle = page.python && !busy && !show.timer && !drawing.active && !vocabs.asked &&
     !Object.values(waiting).some(Boolean);
   document.body.dataset.idle = idle || page.failed ? "yes" : "no";
   const running = busy?.slot === "output" ? busy : waiting.output;
@@ -377,11 +389,18 @@ function say(message, state = "") {
 
 // --- showing what Python printed ---------------------------------------------------------
 function show() {
-  const flag = $("view").value, takes = viewTakes(flag);
+  const flag = $("view").value, takes = takesOf(flag);
+  if (page.python && vocabs.served === null &&
+      (takes.includes("--vocab") || READS_CACHE.includes(flag))) {
+    askVocabularies(false);  // which this page's server has: the --vocab field lists them
+  }
   for (const [name, option] of OPTIONS) {
-    enable(name, takes.includes(option), option);  // and no view takes it: not shown
+    const by = NO_ROWS.includes(option) && viewTakes(flag).includes(option) ? `${flag} --vocab`
+      : undefined;  // --tokens takes --seed, but not with --vocab
+    enable(name, takes.includes(option), option, by);  // and no view takes it: not shown
     $(name).closest(".field").hidden = !Object.values(page.takes).some((t) => t.includes(option));
   }
+  vocabField(flag, takes);
   enable("text", takes.includes("WORDS") || takes.includes("TEXT"), "WORDS");
   $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces and lines kept" : "Text";
   const given = /\(default: ([^)]+)\)/.exec(page.help[flag] ?? "");  // --params says its own
@@ -404,13 +423,25 @@ function show() {
   }
   if (page.failed) return;
   clearTimeout(show.timer);
+  const needs = vocabNeeds(flag, takes);  // the real vocabularies' files, first
+  if (needs) {
+    show.now = false;
+    waiting.output = null;
+    latest.output = null;  // an answer on its way is not shown: this one waits for the files
+    wait($("output"), needs);
+    figureFor(null);
+    showStrip(null);
+    settle();
+    return;
+  }
   // a table wider than a figure shows is not drawn: the page says why, without a run
   const d = Number($("d_model").value.trim());
   const figure = !takes.includes("--svg") ? null
     : takes.includes("--d-model") && d > page.figureMax ? { wide: d } : argvOf(true);
   // a view that splits its TEXT with the merges it learns (--tokens): where each token lies
   const tokens = takes.includes("TEXT") && takes.includes("--merges")
-    ? { text: state.text === "" ? page.text : state.text, merges: $("merges").value.trim() || null }
+    ? { text: state.text === "" ? page.text : state.text, merges: $("merges").value.trim() || null,
+        vocab: (takes.includes("--vocab") && $("vocab").value) || null }
     : null;
   const run = () => {
     show.timer = null;
@@ -463,12 +494,12 @@ function wait(box, why) {  // an empty box with a note that is plainly not a val
   box.dataset.why = why;
 }
 
-function enable(name, on, option) {
+function enable(name, on, option, by = undefined) {
   const field = $(name);
   field.disabled = !on;
   const note = $(`${name}-note`);
   if (note) {  // say why a control is off: "--train takes no --d-model"
-    const view = $("view").value;
+    const view = by ?? $("view").value;
     note.replaceChildren(...on ? [] : [view ? code(view) : "the lesson's view", " takes no ",
                                        option === "WORDS" ? "text" : code(option)]);
   }
@@ -787,14 +818,21 @@ function tokenPieces(piece, match, row) {
   return [...parts, gap, token];
 }
 
-// --tokens: the column headings' line starts with "id"; then a line per token, in the
-// text's order, its ID first (right-aligned), two spaces, its bytes; a row too wide
-// runs on in lines that start with spaces. Each line is cut into its columns, so that
-// on a phone a row wraps between them, never inside one; and if the IDs are not the
-// ones the worker found, the rest is shown plain.
+// --tokens prints a header, the text cut into its tokens with |, and then, from the
+// column headings' line (it starts with "id"), a row for each distinct token in the order
+// the text first uses it: its ID (right-aligned), two spaces, its bytes, how many times the
+// text has it, and its row of the table; a row of numbers too wide runs on in lines that
+// start with spaces. Past so many rows a line counts the rest; then "token ids: [...]",
+// every ID in the text's order, runs on in lines indented 12. Each row is cut into its
+// columns, so that on a phone it is a card that wraps between them, never inside one, and
+// is linked to its token wherever the text has it; each ID of the list, to its token at
+// that place. If anything is not what the worker found, the rest is shown plain.
 function tokenLines(tokens) {
-  let stage = "before", k = 0, cuts = [], row = null, position = null;
-  const cells = (span, line, first) => {
+  const distinct = [...new Set(tokens.ids)];
+  const first = new Map();
+  tokens.ids.forEach((id, k) => first.has(id) || first.set(id, k));
+  let stage = "before", k = 0, j = 0, cuts = [], row = null, numbers = -1;
+  const cells = (span, line, head) => {
     span.classList.add("cells");
     let at = 0;
     for (const [n, end] of [...cuts, line.length].entries()) {
@@ -802,51 +840,65 @@ function tokenLines(tokens) {
       const cell = document.createElement("span");
       cell.className = "cell";
       const piece = line.slice(at, Math.max(at, n < cuts.length ? end : line.length));
-      if (n === 0 && first) first(cell, piece);
+      if (n === 0 && head) head(cell, piece);
       else cell.textContent = piece;
       if (!piece.trim()) cell.classList.add("blank");
+      if (n === numbers) cell.classList.add("numbers");  // the row of the table
       span.append(cell);
       at = Math.max(at, end);
     }
     return span;
   };
+  const ids = (span, line) => {  // "token ids: [3, 1, 4]", and the lines it runs on in
+    let right = true;
+    fill(span, line, /\d+/g, (number) => {
+      right &&= j < tokens.ids.length && Number(number) === tokens.ids[j];
+      return right ? idSpan(number, tokens.ids[j], j++) : number;
+    });
+    stage = right && !line.includes("]") ? "ids" : "done";
+    return span;
+  };
   return (line) => {
-    const span = plainLine("");
     if (line.length > MARK_MAX) return plainLine(line);
-    if (stage === "before" && /^\s*id\s/.test(line)) {
+    const span = plainLine("");
+    if (stage === "before" && /^\s*id\s+bytes\s/.test(line)) {
       stage = "table";
-      cuts = [...line.matchAll(/\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
+      // where each column starts; the ID and its bytes stay together
+      cuts = [...line.matchAll(/(?<=\S)\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
+      numbers = cuts.findIndex((at) => line.startsWith("row ", at)) + 1 || -1;  // "row of a ..."
       return cells(span, line);
     }
     if (stage === "table") {
       const found = /^(\s*)(\d+)(  b['"])/.exec(line);
-      if (found && k < tokens.ids.length && Number(found[2]) === tokens.ids[k]) {
-        row = tokens.ids[k];
-        position = k;
+      if (found && k < distinct.length && Number(found[2]) === distinct[k]) {
+        row = distinct[k];
         k += 1;
         span.dataset.row = row;
-        span.dataset.position = position;
+        span.dataset.position = first.get(row);
+        const starts = [0, ...cuts];
+        numbers = starts.findIndex((at, n) => line.slice(at, starts[n + 1]).startsWith("["));
         return cells(span, line, (cell, piece) => {
-          cell.append(found[1], idSpan(found[2], row, position), piece.slice(found[0].length - 4));
+          cell.append(found[1], idSpan(found[2], row, first.get(row)),
+                      piece.slice(found[0].length - 4));
         });
       }
       if (!found && row !== null && /^\s+\S/.test(line)) {  // a wide row runs on
         span.dataset.row = row;
-        span.dataset.position = position;
+        span.dataset.position = first.get(row);
         span.classList.add("more");
         return cells(span, line);
       }
-      stage = k === tokens.ids.length ? "after" : "done";
-    }
-    if (stage === "after") {  // the text's IDs, in one line
-      stage = "done";
-      const listed = /^(\s*\[)([\d, ]*)\]\s*$/.exec(line);
-      const ids = listed?.[2].split(",").filter((n) => n.trim()).map(Number);
-      if (ids && ids.length === tokens.ids.length && ids.every((id, j) => id === tokens.ids[j])) {
-        fill(span, line, /\d+/g, (number, j) => idSpan(number, ids[j], j));
+      const more = /^\.\.\. and ([\d,]+) more distinct tokens/.exec(line);
+      stage = (more ? k + Number(more[1].replace(/,/g, "")) : k) === distinct.length ? "after"
+        : "done";
+      if (more) {
+        span.textContent = line;
         return span;
       }
     }
+    if (stage === "after" && line.startsWith("token ids: [")) return ids(span, line);
+    if (stage === "ids" && /^ {12}\d/.test(line)) return ids(span, line);
+    if (stage !== "before") stage = "done";
     span.textContent = line;
     return span;
   };
@@ -907,11 +959,11 @@ function chip(tokens, k, content, part) {
   token.dataset.row = tokens.ids[k];
   token.dataset.position = k;
   // its name starts with what it shows, as WCAG's label in name asks: "“ refund”, token
-  // 304, b' refund', row 304"; a byte of a character says whose
+  // 304, b' refund', row 304" (--vocab shows no rows); a byte of a character says whose
   const seen = content.replace(/\n/g, "\u21B5");
+  const row = tokens.rows !== false ? `, row ${tokens.ids[k]}` : "";
   token.setAttribute("aria-label", (seen.trim() ? `“${seen}”, ` : "") + `token ` +
-    `${tokens.ids[k]}, ${tokens.shown[k]}, row ${tokens.ids[k]}` +
-    (part ? `, part of “${part}”` : ""));
+    `${tokens.ids[k]}, ${tokens.shown[k]}${row}` + (part ? `, part of “${part}”` : ""));
   const pieces = content.split("\n");
   pieces.forEach((piece, j) => {
     if (j) {
@@ -954,12 +1006,18 @@ function light(row) {
                           : "the text does not use it";
   const figure = $("figure").querySelector(`[data-row="${row}"]`) ? " and in the figure" : "";
   const tokens = page.shown.tokens;
-  if (tokens) {
-    const k = tokens.ids.indexOf(row);
-    const inOutput = $("output").querySelector(`[data-row="${row}"]`)
-      ? "its line is lit in the output" : "its line is past the part of the output shown here";
-    $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}, is row ${row} of ` +
-      `the table: ${inOutput}; ${where}.`;
+  if (tokens) {  // --tokens: a line a distinct token, and every ID in a list
+    const k = tokens.ids.indexOf(row), output = $("output");
+    const line = output.querySelector(`.cells[data-row="${row}"]`);
+    const ids = output.querySelector(`.line:not(.cells) .id[data-row="${row}"]`);
+    const inOutput = line && ids ? "its line, and its IDs in the list, are lit in the output"
+      : line ? "its line is lit in the output"
+      : ids ? "its IDs are lit in the output's list (its table has a line only for the first " +
+              "distinct tokens)"
+      : "its line is past the part of the output shown here";
+    const table = tokens.rows !== false ? `, is row ${row} of the table` : "";
+    $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}${table}: ` +
+      `${inOutput}; ${where}.`;
     return;
   }
   const word = page.vocab[row] ?? "?";
@@ -1020,14 +1078,135 @@ function rove(token, focus) {
   if (focus) token.focus();
 }
 
+// --- the real vocabularies, if this page's own folder serves their files ------------------
+// A deployer may put vocab.bpe, cl100k_base.tiktoken and o200k_base.tiktoken in
+// .docs/vocab/: the worker looks for them (HEAD) when --tokens or --languages is first
+// shown, and reads them all, once, when --vocab or --languages first runs; --vocab offers
+// only those that it found. With none there, one line says so. Nothing comes from OpenAI.
+const vocabs = { served: null, loaded: false, failed: {}, asked: null, holding: false,
+                 problem: "", bytes: 0, total: 0 };
+const listed = (names) => (names.length < 3 ? names.join(" and ")
+  : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
+const offered = () => Object.keys(page.vocabularies).filter((name) =>
+  vocabs.served && name in vocabs.served && !(name in vocabs.failed));
+
+function readVocab(asked) {  // a link's ?vocab=: one of the names, nothing else
+  vocabs.problem = "";
+  const known = Object.hasOwn(page.vocabularies, asked);
+  vocabOptions(known ? [asked] : []);
+  $("vocab").value = known ? asked : "";
+  if (asked && !known) {
+    vocabs.problem = `This page knows no vocabulary “${brief(asked, 40)}”: --vocab takes ` +
+      `${listed(Object.keys(page.vocabularies))}.`;
+  }
+}
+
+function vocabOptions(names) {
+  const select = $("vocab"), chosen = select.value;
+  const options = [["", "the corpus's merges"], ...names.map((name) =>
+    [name, page.models[name] ? `${name} (${page.models[name]})` : name])];
+  const now = [...select.options].map((option) => [option.value, option.text]);
+  if (JSON.stringify(now) !== JSON.stringify(options)) {
+    select.replaceChildren(...options.map(([value, text]) => new Option(text, value)));
+  }
+  select.value = names.includes(chosen) ? chosen : "";
+}
+
+// The --vocab field: the names this page's server has, or one line that it has none
+function vocabField(flag, takes) {
+  const chosen = $("vocab").value;
+  const names = vocabs.served ? offered() : [chosen].filter(Boolean);
+  vocabOptions(names);
+  const reads = READS_CACHE.includes(flag);
+  if (!viewTakes(flag).includes("--vocab") && !reads) return;  // enable() said why it is off
+  if (takes.includes("--vocab")) $("vocab").disabled = vocabs.served !== null && !names.length;
+  const files = Object.values(page.vocabularies);
+  const said = [vocabs.problem, ...Object.entries(vocabs.failed).map(([name, why]) =>
+    `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page leaves ` +
+    `${name} out.`)].filter(Boolean);
+  if (vocabs.served && !Object.keys(vocabs.served).length) {
+    said.push(`This page's server has no real vocabulary: a deployer offers ` +
+              `${listed(Object.keys(page.vocabularies))} by putting ${listed(files)} in ` +
+              `${VOCAB_FOLDER}.`);
+  } else if (reads && names.length) {
+    said.push(`${flag} takes no --vocab: it counts in each vocabulary this page's server ` +
+              `has, ${listed(names)}.`);
+  }
+  if (said.length || takes.includes("--vocab")) $("vocab-note").textContent = said.join(" ");
+}
+
+// What the view waits for before it runs: "" for nothing, or a note of what it waits for
+function vocabNeeds(flag, takes) {
+  vocabs.holding = false;
+  if (!page.python) return "";
+  const chosen = takes.includes("--vocab") ? $("vocab").value : "";
+  if (!chosen && !READS_CACHE.includes(flag)) return "";
+  if (vocabs.served === null) {
+    askVocabularies(false);
+    vocabs.holding = true;
+    return "The page is looking for the real vocabularies on its server …";
+  }
+  if (vocabs.loaded || !offered().length) return "";
+  askVocabularies(true);
+  vocabs.holding = true;
+  return loadingNote();
+}
+
+function loadingNote() {
+  const names = offered();
+  const total = vocabs.total || names.reduce((sum, name) => sum + (vocabs.served[name] || 0), 0);
+  const mb = (bytes) => (bytes / 1e6).toFixed(1);
+  return `Loading ${listed(names)} from this page's server, once` +
+    (total ? ` (${mb(total)} MB${vocabs.bytes ? `, ${mb(vocabs.bytes)} so far` : ""})` : "") +
+    " …";
+}
+
+function askVocabularies(load) {
+  if (!page.python || (vocabs.asked && (vocabs.asked.load || !load))) return;
+  vocabs.asked = { id: ++serial, load };
+  vocabs.bytes = 0;
+  worker.postMessage({ kind: "vocabularies", id: vocabs.asked.id, load });
+  mark(load ? "vocabularies-asked" : "vocabularies-looked");
+  if (load) say(loadingNote(), "busy");
+  settle();
+}
+
+function vocabBytes({ id, bytes, total }) {
+  if (vocabs.asked?.id !== id) return;
+  Object.assign(vocabs, { bytes, total });
+  if (vocabs.holding) $("output").dataset.why = loadingNote();
+}
+
+function vocabAnswered({ id, served, loaded, failed }) {
+  if (vocabs.asked?.id !== id) return;
+  const load = vocabs.asked.load, chosen = $("vocab").value;
+  vocabs.asked = null;
+  vocabs.served = served;
+  if (load) Object.assign(vocabs, { loaded: true, failed });
+  mark(load ? "vocabularies-loaded" : "vocabularies-found", loaded);
+  if (chosen && !offered().includes(chosen)) {  // a link's, which this server cannot give
+    vocabs.problem = failed[chosen] ? "" : `This page's server has no ${chosen} ` +
+      `(${VOCAB_FOLDER}${page.vocabularies[chosen]}), so the page shows the corpus's merges; ` +
+      `on your machine, python3 tokembed.py --tokens --vocab ${chosen} reads it.`;
+  }
+  if (vocabs.holding) {
+    show.now = true;
+    show();
+  } else {
+    const flag = $("view").value;
+    vocabField(flag, takesOf(flag));
+    settle();
+  }
+}
+
 // --- the vocabulary: each word a button that adds it to the text ----------------------
 function showVocab(takes) {
   const flag = $("view").value;
   const kind = flag in VOCAB_OF ? VOCAB_OF[flag] : takes.includes("WORDS") ? "lesson" : null;
   const words = kind === "corpus" ? page.corpus : kind === "lesson" ? page.vocab : [];
-  const box = $("vocab");
+  const box = $("words");
   box.hidden = !words.length;
-  $("vocab-label").textContent = kind === "corpus"
+  $("words-label").textContent = kind === "corpus"
     ? `Add a word of the training sentences (${words.length})` : "Add a word";
   if (box.dataset.kind === kind && box.dataset.count === String(words.length)) return;
   if (box.dataset.kind !== kind) box.open = kind === "lesson";  // 6 words open, 56 folded
@@ -1219,7 +1398,9 @@ function ready(info) {
                    "your browser. Change anything above.";
   mark("ready");
   $("progress").textContent = "";
-  $("vocab").dataset.count = "";  // redrawn from Python's own VOCAB
+  $("words").dataset.count = "";  // redrawn from Python's own VOCAB
+  page.vocabularies = Object.fromEntries(info.vocabularies.map(([name, file]) => [name, file]));
+  page.models = Object.fromEntries(info.vocabularies.map(([name, , model]) => [name, model]));
   const chosen = $("copy").value || page.chosenCopy;
   $("copy").replaceChildren(...info.names.map((name) => new Option(name, name)));
   $("copy").value = info.names.includes(chosen) ? chosen : "lookup";
@@ -1234,6 +1415,7 @@ function ready(info) {
 function startWorker(saying) {
   worker?.terminate();
   page.python = null;
+  Object.assign(vocabs, { loaded: false, failed: {}, asked: null });  // a fresh Python has none
   page.restarting = Boolean(saying);
   if (saying) say(saying, "busy");
   try {
@@ -1267,6 +1449,8 @@ function startWorker(saying) {
     else if (data.kind === "failed") failed(data);
     else if (data.kind === "part") part(data);
     else if (data.kind === "result") answered(data);
+    else if (data.kind === "vocab-bytes") vocabBytes(data);
+    else if (data.kind === "vocabularies") vocabAnswered(data);
     else if (data.kind === "held") navigator.locks.request(lock, () => ended("its worker closed"));
   };
   mine.onerror = (event) => {
@@ -1338,6 +1522,9 @@ function pause() {
 }
 
 function wire() {
+  $("vocab").addEventListener("input", () => {
+    vocabs.problem = "";  // the learner chose: what a link asked for is past
+  });
   for (const [name] of OPTIONS) $(name).addEventListener("input", show);
   $("text").addEventListener("input", () => {
     state.text = $("text").value;
@@ -1358,7 +1545,7 @@ function wire() {
   for (const form of document.querySelectorAll("form")) {
     form.addEventListener("submit", (event) => event.preventDefault());
   }
-  $("vocab").addEventListener("click", (event) => {
+  $("words").addEventListener("click", (event) => {
     if (event.target.matches("button.word")) addWord(event.target.value);
   });
   $("copy").addEventListener("change", showSource);

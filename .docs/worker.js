@@ -5,7 +5,9 @@
 // Content-Security-Policy binds it, and it is given absolute URLs.
 //
 // page -> worker  {kind: "start", pyodide: FOLDER_URL, source: TOKEMBED_PY_URL}
-//                 {kind: "run", id, argv: [str, ...], tokens: null | {text, merges}}
+//                 {kind: "run", id, argv: [str, ...], tokens: null | {text, merges, vocab}}
+//                 {kind: "vocabularies", id, load}   which real vocabularies the page's
+//                                                    folder serves; and, if load, read them
 // worker -> page  {kind: "progress", step, text, bytes, at}     each step of loading
 //                 {kind: "alive", step, at}                     each second it loads
 //                 {kind: "ready", info: {...}, at}              Python runs
@@ -13,6 +15,9 @@
 //                 {kind: "held", at}                            it holds the lock `lock`
 //                 {kind: "part", id, out, at}                   a piece of a long answer,
 //                 {kind: "result", id, status, out, err, ms, tokens, broken}   its last
+//                 {kind: "vocab-bytes", id, bytes, total}       a vocabulary file arrives
+//                 {kind: "vocabularies", id, served: {name: bytes}, loaded: [name, ...],
+//                  failed: {name: why}}
 // `at` is a wall-clock time (ms since 1970), which the page reads on its own clock.
 // A step is "bytes" (more of a file arrived), "file" (one arrived whole), "source",
 // "loader", "compile", "compiled", "python", "import"; "alive" says that the worker
@@ -23,6 +28,8 @@
 // the page takes each in a task of its own, where one message would hold it for as long
 // as the whole takes to copy in. While this worker runs it holds the Web Lock named in
 // "start", which the page asks for too: the page gets it when the worker has ended.
+// The real vocabularies (--tokens --vocab NAME, and --languages' columns) are read from
+// the page's own folder, vocab/, if a deployer put their files there: see vocabularies().
 
 // Pyodide may come only from the pinned CDN folder, or from a folder inside the
 // page's own folder (this file's): the page has checked that already, and this
@@ -35,7 +42,7 @@ const PART = 1 << 20;  // characters: the page takes a message of 1 MB in a few 
 
 const now = () => performance.timeOrigin + performance.now();
 const post = (message) => self.postMessage({ ...message, at: now() });
-let python = null;  // a promise of Python's functions, run(argv) and spans(text, merges)
+let python = null;  // a promise of Python's functions (run, spans) and the vocabularies' files
 let step = "start";
 const stepped = (name, text = name, bytes = loaded) => {
   step = name;
@@ -50,14 +57,15 @@ self.onmessage = async ({ data }) => {
     });
     python = start(data.pyodide, data.source);
     python.catch(() => {});  // start() has told the page already
-  } else if (data.kind === "run") {
+  } else if (data.kind === "run" || data.kind === "vocabularies") {
     let code;
     try {
       code = await python;
     } catch {
       return;
     }
-    reply(data.id, run(code, data));
+    if (data.kind === "run") reply(data.id, run(code, data));
+    else vocabularies(code, data);
   }
 };
 
@@ -94,12 +102,113 @@ function run({ run: main, spans }, { argv, tokens }) {
   return { ...answer, ms: performance.now() - started };
 }
 
-function where(spans, { text, merges }) {  // each token's place in the text, or null
-  const found = spans(text, merges ?? "");  // "": the default merges
+function where(spans, { text, merges, vocab }) {  // each token's place in the text, or null
+  const found = spans(text, merges ?? "", vocab ?? "");  // "": the default merges, no --vocab
   if (!found) return null;
   const [ids, starts, ends, whole, shown, alone] = found.toJs();
   found.destroy();
-  return { ids, starts, ends, whole, shown, alone };
+  return { ids, starts, ends, whole, shown, alone, rows: !vocab };  // --vocab shows no rows
+}
+
+// The real vocabularies. A deployer may put their files in the page's folder, vocab/,
+// each under its URL's name (vocab.bpe, cl100k_base.tiktoken, o200k_base.tiktoken, as
+// tokembed.VOCABULARIES says); nothing else is ever fetched, from anywhere (the page's
+// Content-Security-Policy allows no other site either). When a view first needs to know,
+// the worker looks for them (HEAD); when --vocab or --languages first runs, it reads them
+// all, checks each by tiktoken's SHA-256, and writes it into TOKEMBED_CACHE's folder, where
+// tokembed.py reads it as it reads ~/.cache/tokembed on a learner's machine.
+const VOCAB = `${HOME}vocab/`;
+const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;  // a file's name: nothing above, nothing encoded
+let looked = null, read = null;
+
+async function vocabularies(code, { id, load }) {
+  try {
+    looked ??= lookFor(code.files);
+    const served = await looked;
+    const done = load ? await (read ??= readAll(code, served, id)) : { loaded: [], failed: {} };
+    post({ kind: "vocabularies", id, served, ...done });
+  } catch {  // a bug of ours: the page goes on as if its server had none
+    post({ kind: "vocabularies", id, served: {}, loaded: [], failed: {} });
+  }
+}
+
+async function lookFor(files) {  // {name: bytes, or 0 if the server does not say}
+  const served = {};
+  await Promise.all(files.map(async ([name, file]) => {
+    if (!PLAIN.test(file)) return;
+    try {
+      const response = await plainFetch(VOCAB + file, { method: "HEAD", cache: "no-cache",
+        signal: AbortSignal.timeout(STALL_MS) });
+      // a site that answers every address with its start page serves no vocabulary
+      if (response.ok && !/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
+        served[name] = Number(response.headers.get("content-length")) || 0;
+      }
+    } catch {
+      // not there, or not answered: not offered
+    }
+  }));
+  return served;
+}
+
+async function readAll({ files, write }, served, id) {
+  const loaded = [], failed = {};
+  const total = Object.values(served).reduce((sum, n) => sum + n, 0);
+  let bytes = 0, said = 0;
+  const arrived = (n) => {
+    bytes += n;
+    if (performance.now() - said > 100) {  // ten words a second at most
+      said = performance.now();
+      post({ kind: "vocab-bytes", id, bytes, total });
+    }
+  };
+  await Promise.all(files.map(async ([name, file, sha256, path]) => {
+    if (!(name in served) || !PLAIN.test(file)) return;
+    try {
+      const data = await fetchWhole(VOCAB + file, arrived);
+      if (crypto.subtle) {  // (only in a secure context; where not, tokembed.py checks it)
+        const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", data))]
+          .map((b) => b.toString(16).padStart(2, "0")).join("");
+        if (digest !== sha256) throw new Error("it is not tiktoken's file: its SHA-256 differs");
+      }
+      write(path, data);
+      loaded.push(name);
+    } catch (error) {
+      failed[name] = String(error.message || error);
+    }
+  }));
+  post({ kind: "vocab-bytes", id, bytes, total });
+  return { loaded, failed };
+}
+
+async function fetchWhole(url, arrived) {  // its bytes; it fails if nothing comes for STALL_MS
+  const stall = new AbortController();
+  let timer = setTimeout(() => stall.abort(), STALL_MS);
+  try {
+    const response = await plainFetch(url, { cache: "no-cache", signal: stall.signal });
+    if (!response.ok) {
+      throw new Error(`the server answered ${response.status} ${response.statusText}`.trim());
+    }
+    const chunks = [], reader = response.body.getReader();
+    let size = 0;
+    for (let got = await reader.read(); !got.done; got = await reader.read()) {
+      clearTimeout(timer);
+      timer = setTimeout(() => stall.abort(), STALL_MS);
+      chunks.push(got.value);
+      size += got.value.byteLength;
+      arrived(got.value.byteLength);
+    }
+    const data = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      data.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return data;
+  } catch (error) {
+    throw stall.signal.aborted ? new Error(`nothing arrived for ${STALL_MS / 1000} s`) : error;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 // Pyodide may come from the CDN, or from a folder inside this one: names of letters,
@@ -234,11 +343,16 @@ async function start(folder, sourceURL) {
     const pyodide = await Promise.race([loadPython(folder), sourceFailed]);
     pyodide.FS.writeFile("/home/pyodide/tokembed.py", await source);
     stepped("import", "tokembed.py");
-    const code = pyodide.runPython(PROGRAM).toJs();
+    const code = Object.fromEntries(pyodide.runPython(PROGRAM).toJs());
     const info = Object.fromEntries(pyodide.runPython("about()").toJs());
     clearInterval(alive);
     post({ kind: "ready", info });
-    return Object.fromEntries(code);
+    const files = pyodide.runPython("vocabularies()").toJs();
+    const write = (path, data) => {
+      pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+      pyodide.FS.writeFile(path, data);
+    };
+    return { ...code, files, write };
   } catch (failure) {
     clearInterval(alive);
     post({ kind: "failed", what: failure.what ?? "Python", url: failure.url ?? "",
@@ -250,9 +364,17 @@ async function start(folder, sourceURL) {
 // The Python side: run a command line as the shell would, capturing what it prints;
 // and, for --tokens, where each token lies in the text, with tokembed's own functions.
 const PROGRAM = `
-import contextlib, io, os, sys
+import contextlib, io, os, sys, urllib.request
 sys.path.insert(0, "/home/pyodide")
 os.environ["COLUMNS"] = "80"  # --help wraps as it does in an 80-column terminal
+# The real vocabularies' files are kept where a learner's are by default, ~/.cache/tokembed
+# (Pyodide's home is /home/pyodide), so that tokembed prints the same path. The worker
+# writes there those that the page's folder serves; this page fetches nothing else.
+os.environ["TOKEMBED_CACHE"] = os.path.join(os.path.expanduser("~"), ".cache", "tokembed")
+
+def no_fetch(url, *args, **kwargs):
+    raise OSError("this page fetches nothing from the network")
+urllib.request.urlopen = no_fetch
 import tokembed
 
 def run(argv):
@@ -262,13 +384,20 @@ def run(argv):
         status = tokembed.main(list(argv))
     return status, out.getvalue(), err.getvalue()
 
-def spans(text, merges=""):
+def spans(text, merges="", vocab=""):
     """Each token of text: its ID, where it starts and ends in the text (in the
     UTF-16 units a browser counts), whether it holds whole characters, its bytes
-    as Python writes them, and what it decodes to alone; None if they do not add up."""
-    n_merges = int(merges) if merges else tokembed.BPE_MERGES
-    learned = tokembed.train_bpe(tokembed.CORPUS, n_merges)
-    ids, vocab = tokembed.bpe_encode(text, learned), tokembed.token_bytes(learned)
+    as Python writes them, and what it decodes to alone; None if they do not add up.
+    With vocab, a real vocabulary's tokens, as --tokens --vocab has just read it."""
+    if vocab:
+        ranks, pattern = tokembed._vocabulary(vocab, fetch=False)[1:3]  # read once, kept
+        ids = tokembed.rank_encode(text, ranks, pattern)
+        used = set(ids)
+        vocab = {i: token for token, i in ranks.items() if i in used}
+    else:
+        n_merges = int(merges) if merges else tokembed.BPE_MERGES
+        learned = tokembed.train_bpe(tokembed.CORPUS, n_merges)
+        ids, vocab = tokembed.bpe_encode(text, learned), tokembed.token_bytes(learned)
     first, last, start, end = [], [], [], []  # for each byte of the text
     unit = 0
     for char in text:
@@ -301,9 +430,18 @@ def about():
         ("views", [(flag or "", list(view.takes)) for flag, view in tokembed.VIEWS.items()]),
         ("help", [(flag or "", view.help) for flag, view in tokembed.VIEWS.items()]),
         ("vocab", list(tokembed.VOCAB)), ("corpus", corpus), ("text", tokembed.TEXT),
+        ("vocabularies", [(name, os.path.basename(v.file), v.model)
+                          for name, v in tokembed.VOCABULARIES.items()]),
         ("names", [n for n in tokembed.__all__ if n not in ("snippet", "exercise")]),
         ("figure_max", getattr(tokembed, "FIGURE_MAX", 64)),
     ]
+
+def vocabularies():
+    """Each real vocabulary: its name, its file's name, tiktoken's SHA-256 of it, and
+    where tokembed reads it."""
+    return [(name, os.path.basename(v.file), v.sha256,
+             os.path.join(os.environ["TOKEMBED_CACHE"], os.path.basename(v.file)))
+            for name, v in tokembed.VOCABULARIES.items()]
 
 [("run", run), ("spans", spans)]
 `;
