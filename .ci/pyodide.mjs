@@ -17,7 +17,9 @@ const source = readFileSync("tokembed.py");
 const server = createServer((request, response) => response.end(source));
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 
-const pyodide = await loadPyodide();
+// the cache folder .ci/run names, so that --languages says what python3 says of it
+const pyodide = await loadPyodide({ env: { HOME: "/home/pyodide",
+                                           TOKEMBED_CACHE: process.env.TOKEMBED_CACHE ?? "" } });
 const version = pyodide.runPython("import sys; '%d.%d.%d' % sys.version_info[:3]");
 let printed = "";
 const decoder = new TextDecoder();
