@@ -458,8 +458,7 @@ def one_hot(token_id, size):
 
 
 def vecmat(vector, matrix):
-    """Multiply a row vector by a matrix: out[j] = vector . column j; numbers
-    are not checked: a nan shows in the answer.
+    """Return vector x matrix: out[j] = vector . column j; numbers unchecked.
 
     >>> vecmat([1.0, 2.0], [[1.0, 2.0], [3.0, 4.0]])
     [7.0, 10.0]
@@ -544,8 +543,7 @@ NEGATIVES = 2        # random "non-neighbours" per real (word, context) pair
 
 
 def dot(u, v):
-    """Return the dot product of two vectors of one length, summed exactly;
-    numbers are not checked: a nan shows in the answer.
+    """Return the dot product u . v, exact; numbers unchecked: a nan shows.
 
     >>> dot([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])
     32.0
