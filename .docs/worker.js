@@ -364,7 +364,7 @@ async function start(folder, sourceURL) {
 // The Python side: run a command line as the shell would, capturing what it prints;
 // and, for --tokens, where each token lies in the text, with tokembed's own functions.
 const PROGRAM = `
-import contextlib, io, os, sys, urllib.request
+import contextlib, io, os, sys
 sys.path.insert(0, "/home/pyodide")
 os.environ["COLUMNS"] = "80"  # --help wraps as it does in an 80-column terminal
 # The real vocabularies' files are kept where a learner's are by default, ~/.cache/tokembed
@@ -372,10 +372,17 @@ os.environ["COLUMNS"] = "80"  # --help wraps as it does in an 80-column terminal
 # writes there those that the page's folder serves; this page fetches nothing else.
 os.environ["TOKEMBED_CACHE"] = os.path.join(os.path.expanduser("~"), ".cache", "tokembed")
 
-def no_fetch(url, *args, **kwargs):
-    raise OSError("this page fetches nothing from the network")
-urllib.request.urlopen = no_fetch
 import tokembed
+
+def no_fetch(name, path, fetch=tokembed._fetch):
+    """Let tokembed's one network door say that this page fetches nothing. urllib is
+    imported here, only if a fetch is tried: at start-up it took half a second."""
+    import urllib.request
+    def refuse(url, *args, **kwargs):
+        raise OSError("this page fetches nothing from the network")
+    urllib.request.urlopen = refuse
+    return fetch(name, path)
+tokembed._fetch = no_fetch
 
 def run(argv):
     """Run tokembed's command line; return its exit status and what it printed."""
