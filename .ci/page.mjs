@@ -16,9 +16,9 @@
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
 //   4. never freeze, on a busy machine too, so every budget is a part of what a bare
-//      loadPyodide() and runPython takes in the same run: no main-thread task longer
-//      than a 20th of its longest (Python's start, on its main thread) while loading,
-//      during --train, or for an answer too long to show whole, which comes in parts,
+//      loadPyodide() and runPython takes in the same run: no main-thread task, and no
+//      key press shown, later than a 40th of its whole time, while loading, during
+//      --train, or for an answer too long to show whole, which comes in parts,
 //      shows its start, says what it left out, and saves the whole; the first paint
 //      within a quarter of its time, the first Python output within 1.3x; a held arrow
 //      key runs only where it stops; an address of at most 8,000 characters, which the
@@ -875,10 +875,12 @@ window.__done = performance.now();
   await made.route(`${base}/bare.html`, (route) => route.fulfill({
     contentType: "text/html", body: BARE }));
   // Budgets are parts of what the bare page takes in the same run, never milliseconds, so
-  // that a busy machine, which slows both alike, fails neither. The bare page starts
-  // Python on its main thread, in one task of 2 to 3 s on a quiet 2-core machine: no task
-  // of the page's may take more than a SHARE of that one's median (about 120 ms there).
-  const SHARE = 1 / 20;
+  // that a busy machine, which slows both alike, fails neither. The bare page takes 4 to
+  // 5 s to start Python on a quiet 2-core machine: no task of the page's, and no key
+  // press from input to the frame that shows it, may take more than a SHARE of that
+  // time's median (about 120 ms there). Its longest task is no yardstick: one Chromium
+  // starts Python in one task of 2 to 3 s, Debian's 2026 one in tasks of about 160 ms.
+  const SHARE = 1 / 40;
   const bareRun = async () => {
     const plain = await made.newPage();
     await plain.goto(`${base}/bare.html`);
@@ -890,7 +892,7 @@ window.__done = performance.now();
   };
   const bare = [], bareLongest = [], mine = [], paints = [], longest = [], steps = [];
   // Later checks measure the bare page again, just before: the machine may be busier.
-  const budget = async () => SHARE * Math.max(median(bareLongest), (await bareRun())[1]);
+  const budget = async () => SHARE * Math.max(median(bare), (await bareRun())[0]);
   // One of each to warm the caches, then seven of each, alternated, so that the
   // machine's load falls on both alike; medians, so that one slow load is not the answer,
   // and of each pair's ratio, so that a load that comes and goes falls on both of a pair.
@@ -922,10 +924,11 @@ window.__done = performance.now();
     check(source >= 0 && wasm >= 0 && source < wasm,
           `fetches tokembed.py after Pyodide, not beside it: ${asked.join(" ")}`);
   }
-  const ratio = median(mine.map((ms, k) => ms / bare[k])), most = SHARE * median(bareLongest);
+  const ratio = median(mine.map((ms, k) => ms / bare[k])), most = SHARE * median(bare);
   bareTook = median(bare);
-  const share = (ms) => `${ms} ms, ${(ms / median(bareLongest)).toFixed(3)} of the bare page's ` +
-    `longest task (${Math.round(median(bareLongest))} ms; at most ${SHARE.toFixed(3)})`;
+  const share = (ms) => `${ms} ms, ${(ms / median(bare)).toFixed(3)} of the bare page's ` +
+    `start (${Math.round(median(bare))} ms; at most ${SHARE.toFixed(3)}); its longest task ` +
+    `${Math.round(median(bareLongest))} ms`;
   check(median(paints) <= median(bare) / 4, `first paint after ${median(paints)} ms, more ` +
         `than a quarter of a bare loadPyodide() and runPython (${median(bare)} ms)`);
   check(ratio <= 1.3, `first Python output ${seconds(median(mine))}, ${ratio.toFixed(2)}x a ` +
