@@ -396,15 +396,19 @@ def test_each_split_is_its_vocabularys_own(name):
 
 
 # what _class_letter gives all 1,114,112 code points, as CPython 3.8 and 3.13 give it
+# (.ci/run checks it on every Python), and every 11th of them and White_Space's 25
 CLASSES_SHA256 = "ab60cb1d0b40f3100b62f1f358c6a55344aeb0188f4cb6466b66a77626269daf"
+SAMPLE_SHA256 = "0992f0ebe5648cf888f5dc3ab94f48bbaaf95939b38b69737bc096b2ec8114f8"
 
 
 def test_the_classes_are_unicode_3_2s_on_every_python():
-    """unicodedata.ucd_3_2_0 is frozen: every Python, Pyodide's included, classes all
-    1,114,112 code points alike (11,160 differ between 3.8's and 3.13's own data)."""
+    """unicodedata.ucd_3_2_0 is frozen: every Python, Pyodide's included, classes the
+    code points alike (11,160 differ between 3.8's and 3.13's own data). A sample here;
+    .ci/run hashes all 1,114,112 on each Python, against CLASSES_SHA256."""
     import hashlib
-    letters = "".join(map(tokembed._class_letter, map(chr, range(0x110000))))
-    assert hashlib.sha256(letters.encode()).hexdigest() == CLASSES_SHA256
+    codes = sorted(set(range(0, 0x110000, 11)) | set(map(ord, tokembed.WHITE_SPACE)))
+    letters = "".join(tokembed._class_letter(chr(c)) for c in codes)
+    assert hashlib.sha256(letters.encode()).hexdigest() == SAMPLE_SHA256
     assert sum(letters.count(c) for c in " \t\r\n") == 25  # White_Space
 
 
@@ -970,7 +974,7 @@ def test_rank_encode_merges_as_tiktokens_loop_does_in_long_pieces_too():
     ranks = {token: i for i, token in enumerate(token_bytes(full))}
     rng = random.Random(11)
     texts = ["".join(rng.choice("ab a\nrefund monsoon") for _ in range(rng.randrange(400)))
-             for _ in range(200)] + ["a" * 700, "ab" * 400, "aab" * 300, " " * 300]
+             for _ in range(100)] + ["a" * 700, "ab" * 400, "aab" * 300, " " * 300]
     assert [tokembed.rank_encode(t, ranks) for t in texts] == [
         naive_rank_encode(t, ranks) for t in texts]
 
@@ -1252,18 +1256,6 @@ def test_ctrl_c_in_a_fetch_leaves_no_part_of_a_file(served, cache, monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         tokembed._vocabulary("o200k_base")
     assert os.listdir(cache) == []
-
-
-def test_only_a_named_vocabulary_touches_the_network(cache, monkeypatch, capsys):
-    """Every view's examples, and --languages with an empty cache, open no socket."""
-    import socket
-    def refused(*args, **kwargs):
-        raise AssertionError("a socket was opened")
-    monkeypatch.setattr(socket, "socket", refused)
-    monkeypatch.setattr(socket, "create_connection", refused)
-    for flag, view in tokembed.VIEWS.items():
-        for example in view.examples:
-            assert run_main([*filter(None, [flag]), *example.split()], capsys)[0] == 0
 
 
 # --- claim: the lookup is a one-hot vector times the table ----------------------------
@@ -1634,8 +1626,7 @@ def test_training_time_grows_with_the_corpus_not_its_square():
     assert counts[0] > 1000 and counts[1] < 10 * counts[0]
 
 
-@pytest.mark.parametrize("seed", SEEDS[:2])
-@pytest.mark.parametrize("shuffle", [1, 2])
+@pytest.mark.parametrize("seed, shuffle", [(SEEDS[0], 1), (SEEDS[1], 2)])
 def test_an_id_is_only_a_label(seed, shuffle):
     """Number the words another way: refund's nearest word is still return. (The
     10,000-seed sweep numbered them two more ways for seeds 0 to 1,999.)"""
@@ -2845,7 +2836,14 @@ WIDE = [example.split() + [flag] * bool(flag) for flag, view in tokembed.VIEWS.i
 
 
 @pytest.mark.parametrize("argv", WIDE, ids=[" ".join(a)[:30] or "lesson" for a in WIDE])
-def test_every_view_fits_80_columns(argv, capsys, monkeypatch):
+def test_every_view_fits_80_columns(argv, cache, capsys, monkeypatch):
+    """Every view's examples, and the widest inputs, fit 80 columns; and they open no
+    socket, --languages with an empty cache too: only a named vocabulary's fetch does."""
+    import socket
+    def refused(*args, **kwargs):
+        raise AssertionError("a socket was opened")
+    monkeypatch.setattr(socket, "socket", refused)
+    monkeypatch.setattr(socket, "create_connection", refused)
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _ = run_main(argv, capsys)
     lines = out.splitlines()
@@ -4100,7 +4098,7 @@ def test_cli_passes_the_librarys_refusals_on_in_one_line(argv, capsys):
     assert err.count("\n") == 1 and "Traceback" not in err
 
 
-@pytest.mark.parametrize("name", ["d-model huge", "seed twice", "train words"])
+@pytest.mark.parametrize("name", ["seed twice", "train words"])  # argparse, then ours
 def test_cli_errors_as_a_learner_sees_them(name):
     argv, stderr = CLI_ERRORS[name]
     assert run_script(*argv) == (2, b"", f"tokembed.py: error: {stderr}\n".encode())
@@ -4150,7 +4148,7 @@ def test_cli_into_a_closed_pipe_stops_quietly():
     child.stderr.close()
 
 
-@pytest.mark.parametrize("argv", [[], ["--help"], ["--train"]])
+@pytest.mark.parametrize("argv", [[], ["--help"], ["--params"]])
 def test_cli_into_a_full_disk_says_so(argv):
     with open("/dev/full", "wb") as full:
         assert run_script(*argv, stdout=full, stderr=subprocess.PIPE) == (
