@@ -40,15 +40,12 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "snippet", "exercise", "split_words", "merge", "train_bpe",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
            "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
-           "GPT2", "CL100K", "O200K", "rank_encode", "head_gradient"]
+           "GPT2", "CL100K", "O200K", "LLAMA3", "rank_encode", "head_gradient"]
 
-import binascii
 import collections
-import heapq
 import math
 import os
 import random
-import re
 import sys
 import unicodedata
 
@@ -157,40 +154,51 @@ def lookup(table, ids):
 
 # --- claim: the first arrow, made real: byte-level BPE, as in GPT-2 ----------
 
-# Each vocabulary cuts text with a pattern of its own before it merges; GPT-2's
-# (openai/gpt-2's src/encoder.py) is 's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+|
-#  ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+, run here by re over a letter for each
-# character's class, so that every Python cuts alike.
-WHITE_SPACE = frozenset(  # \s, as the regex module has it: Unicode's own
-    "\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"  # White_Space
-    + "".join(map(chr, range(0x2000, 0x200B))))  # (Unicode's PropList.txt)
-GPT2 = (r"'s|'t|'re|'ve|'m|'ll|'d| ?[AaofSDMTLVREsdmtlvre]+| ?0+"
-        r"| ?[^\sAaofSDMTLVREsdmtlvre0]+|\s+(?!\S)|\s+")  # \p{L}: the letters
+# GPT-2's split before it merges, as tiktoken_ext/openai_public.py writes it
+GPT2 = (r"'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$"
+        r"|\s+(?!\S)|\s")
 BPE_MERGES = 100  # the lesson's size: GPT-2 learned 50,000
+WHITE_SPACE = frozenset(  # \s, as the regex module has it: PropList.txt's
+    "\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
+    + "".join(map(chr, range(0x2000, 0x200B))))
+# re has no \p{L}: a character is a letter of its class, \p{..} those letters
+CLASSES = {"Lu": "ASDMTLVRE", "Lt": "B", "Ll": "asdmtlvre\u017f", "Lm": "c",
+           "Lo": "o", "L": "AaBcoSDMTLVREsdmtlvre\u017f", "M": "k", "N": "0"}
 
 
 def split_words(text, pattern=GPT2):
     """Cut text where GPT-2 cuts it before merging (or where pattern does:
-    CL100K, O200K): words with their space.
+    CL100K, O200K, LLAMA3): words with their space.
 
     >>> split_words("I'll pay 42  dollars!")
     ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
     """
     text, pattern = _text("text", text, None), _pattern(pattern)
     classes = text.translate({ord(c): _class_letter(c) for c in set(text)})
-    return [text[m.start():m.end()] for m in re.finditer(pattern, classes)]
+    return [text[m.start():m.end()]
+            for m in _over_classes(pattern).finditer(classes)]
 
 
 def _class_letter(char):
-    """Write a character as its class, by Unicode 3.2's frozen ones: a letter
-    is A (upper), a (lower), o (other) or f (ſ, an s to (?i)); k is a mark, 0
-    a number, \t a space; what the patterns name stays; # is the rest."""
-    if char in " \r\n'/sdmtlvreSDMTLVRE":
+    r"""Write a character as its class's first letter in CLASSES, by this
+    Python's Unicode; \t a space, # the rest; a letter patterns name stays."""
+    if char in " \r\n'/sdmtlvreSDMTLVRE\u017f":  # ſ: (?i) reads it as s
         return char
-    category = unicodedata.ucd_3_2_0.category(char)
-    return "\t" if char in WHITE_SPACE else "f" if char == "\u017f" else {
-        "Lu": "A", "Lt": "A", "Ll": "a"}.get(category, {
-            "L": "o", "M": "k", "N": "0"}.get(category[0], "#"))
+    category = unicodedata.category(char)
+    return "\t" if char in WHITE_SPACE else (
+        CLASSES.get(category) or CLASSES.get(category[0], "#"))[0]
+
+
+def _over_classes(pattern):
+    r"""Compile a pattern to run over class letters: \p{..} as its letters, $
+    as \Z, ++ as + (and ?+, *+: here alike; re has them only from 3.11 on)."""
+    import re  # here, not at the top: the lesson's view needs no pattern
+    def letters(found):  # in a [class] as they are; on their own, in one
+        inner = re.sub(r"\\p\{(\w+)\}", lambda p: CLASSES[p[1]], found[0])
+        return inner if found[0].startswith("[") else f"[{inner}]"
+    pattern = re.sub(r"\[(?:\\.|[^]])*]|\\p\{\w+\}", letters, pattern)
+    pattern = re.sub(r"(?<=[+?*}])\+", "", pattern)  # possessive: as greedy
+    return re.compile(pattern.replace("$", r"\Z"))
 
 
 def merge(ids, pair, new_id):
@@ -314,99 +322,59 @@ def gpt2_ids(ids):
 
 
 def read_merges(path):
-    """Read GPT-2's merges (vocab.bpe's path, or lines): merge k is ID 256 + k.
+    """Read GPT-2's merges, vocab.bpe or merges.txt (its path, or its lines as
+    a list): merge k makes ID 256 + k.
 
     >>> read_merges(["#version: 0.2", "Ġ t", "Ġt h"])  # " t", then " th"
     ((32, 116), (256, 104))
     """
-    where, lines = _lines(path)
-    if not lines[0].startswith("#version"):  # as GPT-2's
-        raise ValueError(f"{where}line 1 is {lines[0][:40]!a}, not #version")
+    path = _merges_file(path)
+    if not isinstance(path, list):  # a path: its lines
+        with open(path, encoding="utf-8-sig") as file:  # a BOM is no letter
+            path = file.read().splitlines()
     made = {letter: b for b, letter in gpt2_bytes().items()}  # a token: its ID
     merges = []
-    for number, line in enumerate(lines[1:], 2):
-        a, _, b = line.partition(" ")  # two tokens, each made before it
-        said = f"{where}line {number}: {line[:40]!a}"
-        if a not in made or b not in made:  # a merge builds on those before
-            raise ValueError(f"{said} merges no two tokens made before it")
-        if a + b in made:  # one token, two IDs: which would encoding give?
-            raise ValueError(f"{said} makes {a + b!a}, made before it")
-        made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
-        merges.append((made[a], made[b]))
+    for line in path:
+        if line and not line.startswith("#version"):  # as GPT-2's encoder.py
+            a, b = line.split()  # two tokens, each made before it
+            made[a + b] = 256 + len(merges)  # merge k makes ID 256 + k
+            merges.append((made[a], made[b]))
     return tuple(merges)  # a tuple: bpe_encode checks it once, not each call
 
 
-def _lines(path):
-    """Return where a message is to say the lines are, and the lines: those of
-    a file's path, or as given, their ends left off."""
-    if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
-        where = f"{os.fsdecode(path)}: "
-        with open(path, "rb") as file:
-            data = file.read()
-        try:  # a byte-order mark is no part of the first line
-            return where, data.decode("utf-8-sig").splitlines() or [""]
-        except UnicodeDecodeError as error:
-            line = data.count(b"\n", 0, error.start) + 1
-            raise ValueError(f"{where}line {line} is not UTF-8") from None
-    iterable = hasattr(path, "__iter__") and not isinstance(path, dict)
-    lines = list(path) if iterable else [path]  # an open file's, read once
-    odd = [line for line in lines if not isinstance(line, str)]
-    if odd:
-        raise TypeError(f"give a file's path, or its lines as str, not "
-                        f"{_shown(odd[0])}")
-    return "", [line.rstrip("\r\n") for line in lines] or [""]
-
-
 # --- claim: real vocabularies hold 100,000+ tokens: a rank is a merge's order
+# A tiktoken file ranks each token; merge k makes token 256 + k, so a list of
+# merges is a rank table too, in the order training made the tokens.
 
 def read_ranks(path):
-    """Read a tiktoken file's {token's bytes: ID}: a token in base64 and its
-    rank, a line. Merge k makes ID 256 + k, so GPT-2's merges are a rank
-    table too, in the order training made the tokens, as tiktoken reads them.
+    """Read a tiktoken file (its path, or its lines as a list): {a token's
+    bytes: its rank}, from a token in base64 and its rank a line.
 
-    >>> import base64
-    >>> lines = [f"{base64.b64encode(bytes([b])).decode()} {b}"
-    ...          for b in range(256)]  # each byte, first: IDs 0 to 255
-    >>> read_ranks(lines + ["YWI= 256"])[b"ab"]  # YWI= is ab in base64
-    256
+    >>> read_ranks(["YQ== 0", "Yg== 1", "YWI= 2"])  # a, b, then ab
+    {b'a': 0, b'b': 1, b'ab': 2}
     """
-    where, lines = _lines(path)
-    ranks, most = {}, 1
-    for number, line in enumerate(lines, 1):
-        if not line:  # a blank line, as tiktoken skips it
-            continue
-        token, _, rank = line.partition(" ")
-        at = f"{where}line {number}: {line[:40]!a}"
-        try:
-            token, rank = binascii.a2b_base64(token), int(rank)
-        except (binascii.Error, ValueError):
-            token = rank = None  # refused below
-        if not token or rank != len(ranks) or token in ranks:  # no gap or twin
-            raise ValueError(f"{at} is not token {len(ranks)} in base64")
-        n = len(token)  # two parts, neither longer than the longest yet
-        cuts = range(max(1, n - most), min(n, most + 1))
-        made = n == 1 or any(token[:k] in ranks and token[k:] in ranks
-                             for k in cuts)
-        if not made:  # a token past a byte merges two made before it
-            raise ValueError(f"{at} is no two tokens made before it")
-        ranks[token], most = rank, max(most, n)
-    missing = [b for b in range(256) if bytes([b]) not in ranks]
-    if missing:  # a text starts as bytes: each must be a token
-        raise ValueError(f"{where}byte {missing[0]:#04x} is no token")
-    return ranks
+    path = _ranks_file(path)
+    import base64  # here, not at the top: the lesson's view reads no file
+    if not isinstance(path, list):  # a path: its lines
+        with open(path, encoding="utf-8-sig") as file:  # a BOM is no letter
+            path = file.read().splitlines()
+    pairs = (line.split() for line in path if line)  # none from a blank line
+    return {base64.b64decode(token): int(rank) for token, rank in pairs}
 
 
-# GPT-4's cl100k_base and GPT-4o's o200k_base cut with patterns of their own,
-# as tiktoken_ext/openai_public.py writes them, here in class letters: \p{L} is
-# LETTERS, [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}] UPPER, [\p{Ll}\p{Lm}\p{Lo}\p{M}]
-# LOWER, \p{N} 0; re before Python 3.11 has no ++, and + finds the same here
-LETTERS, UPPER, LOWER = "AaofSDMTLVREsdmtlvre", "AokSDMTLVRE", "aokfsdmtlvre"
-ANY_CASE = r"(?i:'[sf]|'t|'re|'ve|'m|'ll|'d)"  # contractions, in any case
-CL100K = (rf"{ANY_CASE}|[^\r\n{LETTERS}0]?[{LETTERS}]+|0{{1,3}}"  # $ is \Z
-          rf"| ?[^\s{LETTERS}0]+[\r\n]*|\s+\Z|\s*[\r\n]|\s+(?!\S)|\s")
-O200K = (rf"[^\r\n{LETTERS}0]?[{UPPER}]*[{LOWER}]+{ANY_CASE}?"  # ABCd, then ab
-         rf"|[^\r\n{LETTERS}0]?[{UPPER}]+[{LOWER}]*{ANY_CASE}?"
-         rf"|0{{1,3}}| ?[^\s{LETTERS}0]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+")
+# GPT-4's cl100k_base and GPT-4o's o200k_base split as tiktoken_ext/
+# openai_public.py writes it; Llama 3 as Meta's llama/tokenizer.py does
+CL100K = (r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"
+          r"| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s")
+O200K = "|".join([
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*"
+    r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+"
+    r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?",
+    r"\p{N}{1,3}", r" ?[^\s\p{L}\p{N}]+[\r\n/]*", r"\s*[\r\n]+", r"\s+(?!\S)",
+    r"\s+"])
+LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
+          r"| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+")
 
 
 def rank_encode(text, ranks, pattern=GPT2):
@@ -418,30 +386,16 @@ def rank_encode(text, ranks, pattern=GPT2):
     """
     text, ranks = _utf8("text", text), _ranks(ranks)
     pattern = _pattern(pattern)
-    pieces, encoded = split_words(text, pattern), {}
-    for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
+    ids = []
+    for piece in split_words(text, pattern):
         whole = piece.encode("utf-8")  # a piece that is a token is one at once
         parts = [whole] if whole in ranks else [bytes([b]) for b in whole]
-        n = len(parts)  # parts[k] is followed by parts[after[k]]; a merged one
-        after, before = list(range(1, n + 1)), list(range(-1, n))  # is b""
-        pairs = [(ranks[a + b], k) for k, (a, b)
-                 in enumerate(zip(parts, parts[1:])) if a + b in ranks]
-        heapq.heapify(pairs)  # the lowest rank first; of two, the first
-        while pairs:
-            rank, k = heapq.heappop(pairs)
-            j = after[k]  # a pair a merge before it changed is no longer there
-            pair = parts[k] + parts[j] if parts[k] and j < n else b""
-            if ranks.get(pair) != rank:
-                continue
-            parts[k], parts[j], after[k] = pair, b"", after[j]
-            before[after[k]] = k
-            for left in (before[k], k):  # the new token's pairs, either side
-                right = after[left] if left >= 0 else n
-                joined = parts[left] + parts[right] if right < n else b""
-                if joined in ranks:
-                    heapq.heappush(pairs, (ranks[joined], left))
-        encoded[piece] = [ranks[part] for part in parts if part]
-    return [i for piece in pieces for i in encoded[piece]]
+        while pairs := [(ranks[a + b], k) for k, (a, b)
+                        in enumerate(zip(parts, parts[1:])) if a + b in ranks]:
+            _, k = min(pairs)  # the lowest rank; of a tie, the leftmost
+            parts[k:k + 2] = [parts[k] + parts[k + 1]]
+        ids += [ranks[part] for part in parts]
+    return ids
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -938,8 +892,9 @@ def logits(vector, table):
 
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
-            "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab")
-MESSAGES = ("_shown", "_unknown")  # what the checkers write with
+            "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab",
+            "_ranks_file", "_merges_file")
+MESSAGES = ("_shown", "_unknown", "_lines")  # what the checkers use
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
@@ -1189,7 +1144,7 @@ def _merges(merges):
 
 
 def _ranks(ranks):
-    """Return ranks, a dict of tokens' bytes to IDs, an ID for each byte."""
+    """Return ranks, a dict of tokens' bytes to int IDs, one for each byte."""
     if not isinstance(ranks, dict):
         raise TypeError(f"ranks must be a dict of bytes to token IDs, as "
                         f"read_ranks returns, not {_shown(ranks)}")
@@ -1197,14 +1152,72 @@ def _ranks(ranks):
     if missing:  # each piece starts as its bytes
         raise ValueError(f"ranks has no ID for byte {missing[0]:#04x}: each "
                          "byte must be a token")
+    if not set(map(type, ranks.values())) <= {int} or min(ranks.values()) < 0:
+        token = next(t for t, i in ranks.items() if type(i) != int or i < 0)
+        raise TypeError(f"ranks gives {_shown(token)} the rank "
+                        f"{_shown(ranks[token])}, not an int from 0")
     return ranks
 
 
+def _ranks_file(path):
+    """Return a tiktoken file's lines, if each is a token in base64, a space
+    and its rank: ranks from 0 with no gap, each token new, made of two."""
+    import binascii  # here, not at the top: the lesson's view reads no file
+    where, lines = _lines(path)
+    seen, most = {}, 1  # each token: its line; the longest token yet
+    for number, line in enumerate(lines, 1):
+        if not line:  # a blank line, as tiktoken skips it
+            continue
+        token, _, rank = line.partition(" ")
+        at = f"{where}line {number}, {_shown(line)},"
+        try:
+            data = binascii.a2b_base64(token)
+        except binascii.Error:
+            data = b""
+        if not (rank.isdigit() and rank.isascii() and data):
+            raise ValueError(f"{at} is not a token in base64, a space and its "
+                             "rank" + " (it reads as GPT-2's merges)" * (
+                                 number == 1 and "#version" in line))
+        if binascii.b2a_base64(data, newline=False).decode() != token:
+            raise ValueError(f"{at} holds {_shown(token)}: that is not base64")
+        if int(rank) != len(seen):
+            raise ValueError(f"{at} ranks its token {int(rank):,}, after "
+                             f"{len(seen):,} tokens: a rank is the next one")
+        if data in seen:
+            raise ValueError(f"{at} ranks a token line {seen[data]} ranked")
+        cuts = range(max(1, len(data) - most), min(len(data), most + 1))
+        if len(data) > 1 and not any(data[:k] in seen and data[k:] in seen
+                                     for k in cuts):  # none longer than most
+            raise ValueError(f"{at} is no two tokens ranked before it")
+        seen[data], most = number, max(most, len(data))
+    return lines
+
+
+def _merges_file(path):
+    """Return GPT-2's merges' lines (a #version line first, or none), if each
+    is two tokens made before it and a space, making a new one."""
+    where, lines = _lines(path)
+    made = set(gpt2_bytes().values())  # each byte's letter
+    for number, line in enumerate(lines, 1):
+        if not line or number == 1 and line.startswith("#version"):
+            continue  # a blank line, or the version line: no merge
+        parts, at = line.split(" "), f"{where}line {number}, {_shown(line)},"
+        if len(parts) != 2 or not set(parts) <= made:  # each made before it
+            looks = " (it reads as a tiktoken file's)" * parts[-1].isdigit()
+            raise ValueError(f"{at} is not two tokens made before it, and a "
+                             f"space between{looks}")
+        if "".join(parts) in made:  # one token, two IDs: which would encode?
+            raise ValueError(f"{at} makes {_shown(''.join(parts))}, made "
+                             "before it")
+        made.add("".join(parts))
+    return lines
+
+
 def _pattern(pattern):
-    """Return pattern, if it is a split written over class letters: GPT2,
-    CL100K or O200K (any other would drop what it does not match)."""
-    if pattern not in (GPT2, CL100K, O200K):
-        raise ValueError(f"pattern must be GPT2, CL100K or O200K, not "
+    """Return pattern, if split_words knows it: GPT2, CL100K, O200K or LLAMA3
+    (another could match letters it writes otherwise, or drop text)."""
+    if pattern not in (GPT2, CL100K, O200K, LLAMA3):
+        raise ValueError(f"pattern must be GPT2, CL100K, O200K or LLAMA3, not "
                          f"{_shown(pattern)}")
     return pattern
 
@@ -1231,6 +1244,27 @@ def _unknown(position, word, vocab, hint=""):
     known = ", ".join(vocab[:60]) + (
         f", ... ({len(vocab)} words)" if vocab[60:] else "")
     return f"unknown token {_shown(word)}{where}{hint}; vocabulary: {known}"
+
+
+def _lines(path):
+    """Return where a message is to say the lines are, and the lines: those of
+    a file's path, or as given, their ends left off."""
+    if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
+        where = f"{os.fsdecode(path)}: "
+        with open(path, "rb") as file:
+            data = file.read()
+        try:  # a byte-order mark is no part of the first line
+            return where, data.decode("utf-8-sig").splitlines()
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise ValueError(f"{where}line {line} is not UTF-8") from None
+    iterable = hasattr(path, "__iter__") and not isinstance(path, dict)
+    lines = list(path) if iterable else [path]  # an open file's, read once
+    odd = [line for line in lines if not isinstance(line, str)]
+    if odd:
+        raise TypeError(f"give a file's path, or its lines as str, not "
+                        f"{_shown(odd[0])}")
+    return "", [line.rstrip("\r\n") for line in lines]
 
 
 # ===============================================================================
@@ -1383,6 +1417,46 @@ def _seed_text(seed):
     digits = str(seed)
     return digits if len(digits) <= 20 else (
         f"{digits[:8]}...{digits[-4:]}, {len(digits):,} digits")
+
+
+# --- the fast paths: the lesson's loops, as the views run them --------------
+# Each does what a loop of the lesson does, and a test holds the two equal;
+# .ci/bench-vocab holds their speed.
+
+def _heap_merge(parts, rank):
+    """Join neighbours as rank_encode's loop does, the pair whose join has the
+    lowest rank first (of a tie, the leftmost), but with a heap of the pairs
+    and each part's neighbours: O(n log n) where the loop takes O(n^2), as a
+    piece of 10,000 CJK characters is one piece (seconds, not minutes)."""
+    import heapq  # here, not at the top: only real vocabularies need it
+    n = len(parts)  # parts[k] is followed by parts[after[k]]; a joined one is
+    after, before = list(range(1, n + 1)), list(range(-1, n))  # None
+    pairs = [(rank[a + b], k) for k, (a, b) in enumerate(zip(parts, parts[1:]))
+             if a + b in rank]
+    heapq.heapify(pairs)
+    while pairs:
+        best, k = heapq.heappop(pairs)
+        j = after[k]  # a pair a join before it changed is no longer there
+        if parts[k] is None or j == n or rank.get(parts[k] + parts[j]) != best:
+            continue
+        parts[k], parts[j], after[k] = parts[k] + parts[j], None, after[j]
+        before[after[k]] = k
+        for left in (before[k], k):  # the new part's pairs, either side
+            right = after[left] if left >= 0 else n
+            if right < n and parts[left] + parts[right] in rank:
+                heapq.heappush(pairs, (rank[parts[left] + parts[right]], left))
+    return [part for part in parts if part is not None]
+
+
+def _rank_encode(text, ranks, pattern):
+    """rank_encode, for checked ranks, by _heap_merge, each distinct piece once."""
+    pieces, encoded = split_words(text, pattern), {}
+    for piece in dict.fromkeys(pieces):  # a piece always encodes alike: once
+        whole = piece.encode("utf-8")
+        parts = [whole] if whole in ranks else _heap_merge(
+            [bytes([b]) for b in whole], ranks)
+        encoded[piece] = [ranks[part] for part in parts]
+    return [i for piece in pieces for i in encoded[piece]]
 
 
 # --- text views ------------------------------------------------------------------
@@ -1972,8 +2046,8 @@ def _seen(merges):
 
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
-    name, ranks, pattern, size, end, special, path = vocabulary
-    ids = rank_encode(text, ranks, pattern)
+    name, ranks, pattern, size, special, path = vocabulary
+    ids = _rank_encode(text, ranks, pattern)
     used = set(ids)
     vocab = {i: token for token, i in ranks.items() if i in used}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
@@ -1982,10 +2056,9 @@ def _print_real(text, merges, vocabulary, cached):
          + f" and {unused} unused" * bool(unused) + f"; read from {_home(path)}", 2)
     _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
         pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
-    marker = rank_encode("<|endoftext|>", ranks, pattern)
-    _say(f"<|endoftext|> typed as text is {_count(len(marker), 'token')}: {marker}; "
-         + (f"its ID, {end:,}, comes only from code" if end is not None else
-            "a special token's ID comes only from code"), 2)
+    if "<|" in text and "|>" in text:  # as <|endoftext|>: ordinary text, here
+        _say("a special token typed as text is ordinary tokens: its ID comes only from code",
+             2)
     names = [f"the corpus's {len(merges)} merges", *VOCABULARIES]
     _say("this text in tokens: " + ", ".join(
         f"{n:,} under {other}" if n is not None else f"{other} not downloaded"
@@ -1995,8 +2068,9 @@ def _print_real(text, merges, vocabulary, cached):
 def _counts(text, merges, cached):
     """Count the text's tokens: under the corpus's merges, then each real vocabulary's
     in the cache, or None."""
-    return [len(bpe_encode(text, merges))] + [len(rank_encode(text, *cached[name]))
-                                              if name in cached else None for name in VOCABULARIES]
+    return [len(bpe_encode(text, merges))] + [len(_rank_encode(text, *cached[name]))
+                                              if isinstance(cached.get(name), tuple) else None
+                                              for name in VOCABULARIES]
 
 
 def _read_bpe(words, args):
@@ -2100,23 +2174,25 @@ def print_languages(merges, real):
     """Print what one request costs in tokens in each language and vocabulary, then
     what each vocabulary costs in rows: the lesson's first trade."""
     _say(f'"{LANGUAGES[0][1]}" in {len(LANGUAGES)} languages (tokembed\'s own translations):'
-         " characters, UTF-8 bytes and tokens, each also as a multiple of English's", 2)
+         " characters, then UTF-8 bytes and tokens, each also as a multiple of English's", 2)
     names, counts = [f"{len(merges)} merges", *VOCABULARIES], [
-        [len(text), len(text.encode("utf-8")), *_counts(text, merges, real)]
-        for _, text in LANGUAGES]
+        [len(text.encode("utf-8")), *_counts(text, merges, real)] for _, text in LANGUAGES]
     _columns([("language", "chars", "bytes", *names)] + [
-        (language, *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
-                     for n, b in zip(row, counts[0])))
-        for (language, _), row in zip(LANGUAGES, counts)], right=range(1, 3 + len(names)))
+        (language, f"{len(text):,}", *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
+                                       for n, b in zip(row, counts[0])))
+        for (language, text), row in zip(LANGUAGES, counts)], right=range(1, 3 + len(names)))
     name, _, width = REAL_MODELS[2]  # Llama 3 8B
     print(f"a token is a row of the embedding table; at d_model {width:,} ({name}'s):")
     _columns([(f"  {what}", f"{size:,} tokens", f"{param_count(size, width) / 1e6:,.1f} M "
                "numbers", note) for what, size, note in [
                    (names[0], 256 + len(merges), "the corpus")] + [
-                   (name, v.size, v.model + ": not downloaded" * (name not in real))
+                   (name, v.size, v.model + (": damaged" if isinstance(real.get(name), str)
+                                             else ": not downloaded" * (name not in real)))
                    for name, v in VOCABULARIES.items()]], right=(1, 2))
     print("more tokens in the table, fewer in each text: every vocabulary trades one for")
     print("the other, and text in other scripts pays most for a small one")
+    for why in filter(lambda found: isinstance(found, str), real.values()):
+        _say(why, 2)  # a damaged file: which, and what to do
     if len(real) < len(VOCABULARIES):
         _say("a vocabulary not downloaded shows -: python3 tokembed.py --tokens --vocab "
              f"NAME fetches it once, into {_home(os.path.dirname(_cached(None)))}", 2)
@@ -3004,129 +3080,235 @@ def _short(word):
     return word if len(word) <= 300 else (f"{word[:200]}... ({len(word):,} characters)")
 
 
-# --- the one network door: a real vocabulary, fetched once -----------------------
+# --- real vocabularies: a file read once, known by its table; the one network door
 # Nothing else touches the network. --vocab NAME reads the cache's file; the first time,
-# it is fetched from tiktoken's URL, checked by tiktoken's SHA-256 and renamed into place,
-# so that no partial or wrong file stays. A teacher's own copy serves once its hash checks.
+# a vocabulary of OpenAI's is fetched from tiktoken's URL and checked by tiktoken's
+# SHA-256, and only a whole, checked file is written. Llama 3's, behind Meta's licence,
+# is never fetched. A file is known by its table, not its name: by its SHA-256, or else
+# by that of its ranks written as a tiktoken file (a copy with CRLF line ends is known).
 
-# Real vocabularies by tiktoken's names: the file tiktoken fetches from OPENAI and the
-# SHA-256 it pins; the split; its IDs, special and unused ones in; <|endoftext|>'s ID; how
-# many special tokens (all from tiktoken_ext/openai_public.py); a model that uses it
-# (MODEL_TO_ENCODING in tiktoken/model.py)
+# Each named vocabulary: its file in the cache; its path on tiktoken's URL (None: never
+# fetched) and the SHA-256 tiktoken pins; the split; its IDs, special and unused ones
+# in; how many are special; a model that uses it (tiktoken_ext/openai_public.py and
+# MODEL_TO_ENCODING in tiktoken/model.py; Llama 3's from Meta's llama/tokenizer.py, its
+# SHA-256 that of meta-llama/Meta-Llama-3-8B's original/tokenizer.model)
 OPENAI = "https://openaipublic.blob.core.windows.net/"
-Vocabulary = collections.namedtuple("Vocabulary", "file sha256 pattern size end special model")
+Vocabulary = collections.namedtuple("Vocabulary", "file url sha256 pattern size special model")
 VOCABULARIES = {
-    "gpt2": Vocabulary("gpt-2/encodings/main/vocab.bpe", "1ce1664773c50f3e0cc8842619a93edc"
-                       "4624525b728b188a9e0be33b7726adc5", GPT2, 50_257, 50_256, 1, "GPT-2"),
-    "cl100k_base": Vocabulary("encodings/cl100k_base.tiktoken", "223921b76ee99bde995b7ff73851"
-                              "3eef100fb51d18c93597a113bcffe865b2a7", CL100K, 100_277, 100_257,
-                              5, "GPT-4"),
-    "o200k_base": Vocabulary("encodings/o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b0"
-                             "9f57c36495e2acfffe59a5bf8b0cfb1a2d", O200K, 200_019, 199_999, 2,
-                             "GPT-4o"),
+    "gpt2": Vocabulary("vocab.bpe", "gpt-2/encodings/main/vocab.bpe", "1ce1664773c50f3e0cc8"
+                       "842619a93edc4624525b728b188a9e0be33b7726adc5", GPT2, 50_257, 1, "GPT-2"),
+    "cl100k_base": Vocabulary("cl100k_base.tiktoken", "encodings/cl100k_base.tiktoken", "22"
+                              "3921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
+                              CL100K, 100_277, 5, "GPT-4"),
+    "o200k_base": Vocabulary("o200k_base.tiktoken", "encodings/o200k_base.tiktoken", "446a9"
+                             "538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
+                             O200K, 200_019, 2, "GPT-4o"),
+    "llama3": Vocabulary("llama3.tiktoken", None, "82e9d31979e92ab929cd544440f129d9ecd797b6"
+                         "9e327f80f17e1c50d5551b55", LLAMA3, 128_256, 256, "Llama 3"),
 }
-# r50k_base.tiktoken (openai-whisper ships it as gpt2.tiktoken) holds GPT-2's very ranks
-SAME_AS = {"306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": "gpt2"}
+GATED = ("accept Meta's licence at https://huggingface.co/meta-llama/Meta-Llama-3-8B, "
+         "download original/tokenizer.model")  # Llama 3's file: where, once asked for
+# GPT-2's merges, as ranks, are r50k_base.tiktoken (openai-whisper's gpt2.tiktoken)
+TABLES = {"306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": "gpt2"}
+FETCH_SECONDS = 120  # the whole fetch: 3.6 MB at 30 kB/s, a crowded classroom's share
 _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
 
+def _vocabulary(vocab):
+    """Read --vocab NAME (fetched, the first time) or FILE, once a process: (its name,
+    ranks, split pattern, IDs with the special ones, how many are special, its path)."""
+    if vocab not in _READ:
+        named = vocab in VOCABULARIES
+        path = _cached(vocab) if named else vocab
+        if named and not os.path.exists(path):
+            _fetch(vocab, path)
+        name, ranks, split = _table(_read_file(path), path)
+        if named and name != vocab:  # a cache file that holds another table
+            fix = (f"remove it, and --tokens --vocab {vocab} fetches it again" if
+                   VOCABULARIES[vocab].url else f"put {VOCABULARIES[vocab].model}'s there")
+            raise ValueError(f"{_short(path)} is damaged, not {vocab}'s file: {fix}")
+        size, special = (VOCABULARIES[name].size, VOCABULARIES[name].special) if name else (
+            len(ranks), 0)
+        label = name or f"{os.path.basename(path)}, split as " + (
+            "gpt2" if split == GPT2 else "cl100k_base") + " is"
+        _READ[vocab] = (label, ranks, VOCABULARIES[name].pattern if name else split,
+                        size, special, path)
+    return _READ[vocab]
+
+
+def _table(data, path):
+    """Parse a vocabulary file's bytes (a known file's at once, any other's proven line
+    by line): its table's name, or None; its ranks; the split an unknown one gets."""
+    import base64  # here, not at the top: only --vocab needs it
+    name, advice = _named(data), ("give a tiktoken file, GPT-2's vocab.bpe or merges.txt, "
+                                  f"or a name: {', '.join(VOCABULARIES)}")
+    try:
+        lines = data.decode("utf-8-sig").splitlines()
+        first = next(filter(None, lines), "")  # a tiktoken file's: a token, a rank
+        merged = first.startswith("#version") or not first.rpartition(" ")[2].isdigit()
+        if merged:  # GPT-2's merges: merge k makes token 256 + k
+            tokens = token_bytes(read_merges(lines))
+            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens)))))
+        else:  # tiktoken's own file is read at once: its hash proves it
+            ranks = {base64.b64decode(token): int(rank) for token, rank in map(
+                str.split, filter(None, lines))} if name else read_ranks(lines)
+        _ranks(ranks)  # each byte a token
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise ValueError(f"--vocab {_short(path)}: line {line} is not UTF-8; {advice}"
+                         ) from None
+    except ValueError as error:
+        raise ValueError(f"--vocab {_short(path)}: {error}; {advice}") from None
+    if name is None:  # known by its ranks, written as tiktoken writes them
+        name = _named(b"".join(b"%s %d\n" % (base64.b64encode(token), rank) for token, rank
+                               in sorted(ranks.items(), key=lambda pair: pair[1])))
+    return name, ranks, GPT2 if merged else CL100K
+
+
+def _named(data):
+    """Name the vocabulary whose file, or whose ranks as a tiktoken file, data is."""
+    import hashlib  # here, not at the top: only --vocab needs it
+    digest = hashlib.sha256(data).hexdigest()
+    return TABLES.get(digest) or next((name for name, v in VOCABULARIES.items()
+                                       if v.sha256 == digest), None)
+
+
+def _read_file(path):
+    """Read a vocabulary file's bytes, once: a regular file (a FIFO is opened without
+    waiting for a writer, then refused) of at most MAX_VOCAB bytes."""
+    import stat  # here, not at the top: only --vocab needs it
+    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    try:
+        with open(os.open(path, os.O_RDONLY | nonblocking), "rb") as file:
+            regular = stat.S_ISREG(os.fstat(file.fileno()).st_mode)
+            if regular and nonblocking:
+                os.set_blocking(file.fileno(), True)
+            data = file.read(MAX_VOCAB + 1) if regular else b""
+    except OSError as error:
+        raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}"
+                         f"{_vocab_guess(path) * isinstance(error, FileNotFoundError)}; give "
+                         f"a vocabulary's file, or a name: {', '.join(VOCABULARIES)}") from None
+    if not regular or len(data) > MAX_VOCAB:
+        raise ValueError(f"--vocab {_short(path)} is not a file of at most "
+                         f"{MAX_VOCAB // 1_000_000} MB: give a vocabulary's file, "
+                         f"or a name: {', '.join(VOCABULARIES)}")
+    return data
+
+
+def _vocab_guess(word):
+    """Guess the vocabulary a mistyped --vocab means, by its name or model's: gpt4 is
+    cl100k_base; O200k_base, o200k_base."""
+    import difflib  # here, not at the top: only this mistake needs it
+    def plain(name):
+        return name.lower().replace("-", "").replace(" ", "")
+    names = {plain(key): name for name, v in VOCABULARIES.items() for key in (name, v.model)}
+    near = difflib.get_close_matches(plain(word), names, n=1, cutoff=0.6)
+    return f" (did you mean {names[near[0]]}?)" if near else ""
+
+
 def _cached(name):
-    """Return where the cache keeps a named vocabulary: $TOKEMBED_CACHE or the user's cache
-    folder, then its URL's file name."""
-    return os.path.join(os.environ.get("TOKEMBED_CACHE") or os.path.join(
-        os.environ.get("LOCALAPPDATA") or os.environ.get("XDG_CACHE_HOME") or os.path.join(
-            os.path.expanduser("~"), ".cache"), "tokembed"), os.path.basename(
-        VOCABULARIES[name].file) if name else "")
+    """Return where the cache keeps a named vocabulary (None: the folder): in
+    $TOKEMBED_CACHE, else tokembed/ in %LOCALAPPDATA%, $XDG_CACHE_HOME (if absolute,
+    as XDG asks) or ~/.cache."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    folder = os.environ.get("TOKEMBED_CACHE") or os.path.join(os.environ.get(
+        "LOCALAPPDATA") or (xdg if os.path.isabs(xdg) else os.path.join(
+            _user_home(), ".cache")), "tokembed")
+    return os.path.join(folder, VOCABULARIES[name].file if name else "")
+
+
+def _user_home():
+    """Return the user's home: $HOME, or the password file's if $HOME is empty."""
+    try:
+        import pwd  # not on Windows
+        return os.environ.get("HOME") or pwd.getpwuid(os.getuid()).pw_dir
+    except (ImportError, KeyError):
+        return os.path.expanduser("~")
 
 
 def _home(path):
     """Write a path in the user's home as ~/...: the same on every machine and Python;
     a long one, its end."""
-    home = os.path.expanduser("~")
+    home = _user_home()
     path = "~" + path[len(home):] if path.startswith(home + os.sep) else path
     return path if _width(path) <= 60 else "..." + path[-57:]
 
 
 def _cached_ones():
-    """Read each named vocabulary the cache holds, none fetched: {name: (ranks, pattern)};
-    one that cannot be read is left out (its own --vocab says why)."""
+    """Read each named vocabulary the cache holds, none fetched: {name: (ranks,
+    pattern)}, or {name: what is wrong} where one cannot be read."""
     found = {}
-    for name in filter(lambda name: os.path.exists(_cached(name)), VOCABULARIES):
+    for name in VOCABULARIES:
         try:
-            found[name] = _vocabulary(name, fetch=False)[1:3]
-        except ValueError:
-            pass
+            found.update({name: _vocabulary(name)[1:3]} if os.path.exists(
+                _cached(name)) else {})
+        except ValueError as error:
+            found[name] = str(error)
     return found
 
 
-def _vocabulary(vocab, fetch=True):
-    """Read --vocab NAME (fetched once, if asked) or FILE, once a process: (its name, ranks,
-    split pattern, tokens with the special ones, <|endoftext|>'s ID, its path)."""
-    if vocab not in _READ:
-        path = _cached(vocab) if vocab in VOCABULARIES else vocab
-        if vocab in VOCABULARIES and fetch and not os.path.exists(path):
-            _fetch(vocab, path)
-        import hashlib, stat  # here, not at the top: only --vocab needs them
-        try:
-            there = os.stat(path)  # a regular file, not too big: no FIFO, no /dev/zero
-            if not stat.S_ISREG(there.st_mode) or there.st_size > MAX_VOCAB:
-                raise ValueError(f"--vocab {_short(path)} is not a file of at most "
-                                 f"{MAX_VOCAB // 1_000_000} MB: give a vocabulary's file, "
-                                 f"or a name: {', '.join(VOCABULARIES)}")
-            with open(path, "rb") as file:
-                data = file.read(MAX_VOCAB + 1)
-        except OSError as error:
-            raise ValueError(f"cannot read --vocab {_short(path)}: {_reason(error, path)}; "
-                             f"give a vocabulary's file, or a name: {', '.join(VOCABULARIES)}"
-                             ) from None
-        digest = hashlib.sha256(data).hexdigest()
-        name = SAME_AS.get(digest) or next((n for n, v in VOCABULARIES.items()
-                                            if v.sha256 == digest), None)
-        if vocab in VOCABULARIES and name != vocab:
-            raise ValueError(f"{_short(path)} is not tiktoken's {vocab}: its SHA-256 differs; "
-                             "remove it, and tokembed fetches it again")
-        merged = data.lstrip(b"\xef\xbb\xbf").startswith(b"#version")  # GPT-2's merges
-        try:
-            tokens = token_bytes(read_merges(path)) if merged else ()
-            ranks = dict(zip(tokens, gpt2_ids(range(len(tokens))))) or ({  # pinned: as is
-                binascii.a2b_base64(token): int(rank) for token, rank in map(
-                    str.split, data.decode().splitlines())} if name else read_ranks(path))
-        except ValueError as error:
-            raise ValueError(f"--vocab {_short(str(error))}; give a tiktoken file, GPT-2's "
-                             f"vocab.bpe or merges.txt, or a name: {', '.join(VOCABULARIES)}"
-                             ) from None
-        known = VOCABULARIES.get(name) or Vocabulary(  # its own: no special token known
-            0, 0, GPT2 if merged else CL100K, len(ranks), None, 0, 0)
-        _READ[vocab] = (name or os.path.basename(path) + (
-            "" if merged else ", split as cl100k_base is"), ranks, *known[2:6], path)
-    return _READ[vocab]
-
-
 def _fetch(name, path):
-    """Fetch a named vocabulary from tiktoken's URL into path, whole and with tiktoken's
-    hash, and say so; or say in one line how to fetch it by hand."""
-    import hashlib, http.client, tempfile, urllib.request  # only a fetch needs them
-    url, folder, temporary = OPENAI + VOCABULARIES[name].file, os.path.dirname(path), None
+    """Fetch a named vocabulary from tiktoken's URL into path: whole, with tiktoken's
+    hash, within FETCH_SECONDS; say so, or say in one line how to fetch it by hand."""
+    if VOCABULARIES[name].url is None:
+        raise ValueError(f"{name}'s file is not in the cache, and tokembed never fetches "
+                         f"it: {GATED}, and save it as {_home(path)}, or give its path")
+    import hashlib, http.client, time, urllib.request  # only a fetch needs them
+    url, folder, data = OPENAI + VOCABULARIES[name].url, os.path.dirname(path), b""
     try:
-        os.makedirs(folder, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(".part", name + ".", folder)
-        with open(handle, "wb") as file, urllib.request.urlopen(url, timeout=60) as answer:
-            data = answer.read(MAX_VOCAB + 1)
-            if answer.length:  # the connection closed before the end
-                raise ValueError(f"the connection was cut after {len(data):,} bytes")
-            if hashlib.sha256(data).hexdigest() != VOCABULARIES[name].sha256:
-                raise ValueError("it is not the file tiktoken pins: its SHA-256 differs")
+        there = os.path.abspath(folder)  # the folder is made once a file goes in; can it be?
+        while not os.path.exists(there):
+            there = os.path.dirname(there)
+        if not os.path.isdir(there) or not os.access(there, os.W_OK):
+            raise ValueError(f"{_short(there)} is " + ("not a folder" if os.path.exists(
+                there) and not os.path.isdir(there) else "a folder you cannot write in"))
+        deadline = time.monotonic() + FETCH_SECONDS  # read against one clock
+        with urllib.request.urlopen(url, timeout=min(30, FETCH_SECONDS)) as answer:
+            while chunk := answer.read1(1 << 16):
+                data += chunk
+                if len(data) > MAX_VOCAB or time.monotonic() > deadline:
+                    break
+            cut = not chunk and bool(answer.length)  # the server closed too soon
+        if len(data) > MAX_VOCAB or chunk or cut:
+            raise ValueError(f"it holds more than {MAX_VOCAB:,} bytes" if len(
+                data) > MAX_VOCAB else f"it took more than {FETCH_SECONDS} s" if chunk else
+                f"the connection was cut after {len(data):,} bytes")
+        if hashlib.sha256(data).hexdigest() != VOCABULARIES[name].sha256:
+            raise ValueError("it is not the file tiktoken pins: its SHA-256 differs")
+        _keep(data, path)
+    except http.client.IncompleteRead as error:  # a chunked body, cut
+        why = f"the connection was cut after {len(data) + len(error.partial):,} bytes"
+    except ValueError as error:  # ours, in our words
+        why = str(error)
+    except (OSError, http.client.HTTPException) as error:  # the library's, in ours
+        why = getattr(error, "reason", error)  # urllib's: a str, or an OSError
+        why = _reason(why) if isinstance(why, OSError) else str(why).lower() or type(
+            why).__name__
+    else:
+        print(f"tokembed.py: fetched {name}, once, from {url}", file=sys.stderr)
+        return
+    raise ValueError(f"cannot fetch {name} ({' '.join(why.split())}): fetch {url} by hand "
+                     f"into {_short(folder)}")
+
+
+def _keep(data, path):
+    """Write a fetched file whole at path, as a new file under the user's umask (so that
+    a class can share a cache): a part-file beside it, renamed, with Ctrl-C, SIGTERM
+    and SIGHUP held off till both are done; the folder made only now."""
+    import signal  # here, not at the top: only a fetch needs it
+    part, block = f"{path}.{os.getpid()}.part", getattr(signal, "pthread_sigmask", None)
+    held = [getattr(signal, s) for s in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, s)]
+    before = block(signal.SIG_BLOCK, held) if block else None
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), "wb") as file:
             file.write(data)
-        os.replace(temporary, path)
-    except (OSError, ValueError, http.client.HTTPException) as error:
-        why = str(getattr(error, "reason", "") or _reason(error)).lower() if isinstance(
-            error, OSError) else str(error) or type(error).__name__
-        raise ValueError(f"cannot fetch {name} ({why}): fetch {url} by hand into "
-                         f"{_short(folder)}") from None
-    finally:  # Ctrl-C too: no part of a file stays
-        if temporary and os.path.exists(temporary):
-            os.remove(temporary)
-    print(f"tokembed.py: fetched {name}, once, from {url}", file=sys.stderr)
+        os.replace(part, path)
+    finally:
+        if os.path.exists(part):  # a full disk: nothing stays
+            os.remove(part)
+        if block:
+            block(signal.SIG_SETMASK, before)
 
 
 if __name__ == "__main__":
