@@ -648,8 +648,8 @@ def test_cli_tokens(capsys):
         f'"refund my order": {len(ids)} tokens, {len(set(ids))} distinct',
         "|".join(BYTES[i].decode() for i in ids)]
     assert [line.lstrip().split("  ")[:2] for line in lines[4:4 + len(ids)]] == [
-        [str(i), repr(BYTES[i])] for i in ids]
-    assert lines[4].startswith(f"114  b'r'           1  {tokembed._row_text(table[114])}")
+        [str(i), BYTES[i].decode().replace(" ", "\u2423")] for i in ids]
+    assert lines[4].startswith(f"114  r           1  {tokembed._row_text(table[114])}")
     assert lines[6].split()[-1] == "never" and len(lines) == 4 + len(ids) + 4
     assert lines[-4] == f"token ids: {ids}"
     assert lines[-3] == f"with a space before it, as inside a sentence: {bpe_encode(' ' + TEXT, MERGES)}"
@@ -658,22 +658,29 @@ def test_cli_tokens(capsys):
                                      "(--bpe says more)")
 
 
-@pytest.mark.parametrize("text, cut, split", [
-    ("aaa b aaa", "a|a|a| b| a|a|a", []),  # a row once, with its count
-    ("naïve café", "n|a|ï|v|e| |c|a|f|é",
-     ["ï = b'\\xc3' + b'\\xaf', é = b'\\xc3' + b'\\xa9'"]),
-    ("日x", "日|x", ["日 = b'\\xe6' + b'\\x97' + b'\\xa5'"]),
-    ("a|b\n", "a|\\||b|\\n", []),  # the cut sign in the text, escaped; \n shown as such
+@pytest.mark.parametrize("text, cut, tokens", [
+    ("aaa b aaa", "a|a|a| b| a|a|a", [("97", "a", "5"), ("268", "\u2423b", "1"),
+                                      ("261", "\u2423a", "1")]),  # a row once, its count
+    # issue 40.2: a token that holds part of a character shows its bytes, never cut
+    # inside an escape, and names the character; a whole one is itself
+    ("naïve", "n|a|ï|v|e", [("110", "n", "1"), ("97", "a", "1"), ("195", "\\xc3 (of ï)", "1"),
+                            ("175", "\\xaf (of ï)", "1"), ("118", "v", "1"), ("101", "e", "1")]),
+    ("日x", "日|x", [("230", "\\xe6 (of 日)", "1"), ("151", "\\x97 (of 日)", "1"),
+                   ("165", "\\xa5 (of 日)", "1"), ("120", "x", "1")]),
+    ("a\u0301", "a|\u0301", [("97", "a", "1"), ("204", "\\xcc (of \u25cc\u0301)", "1"),
+                              ("129", "\\x81 (of \u25cc\u0301)", "1")]),  # a mark: on ◌
+    ("a|b\n", "a|\\||b|\\n", [("97", "a", "1"), ("124", "|", "1"), ("98", "b", "1"),
+                                 ("10", "\\n", "1")]),  # | in the text, escaped; \n as such
+    ("  x", " | |x", [("32", "\u2423", "2"), ("120", "x", "1")]),  # a space: ␣
 ])
-def test_cli_tokens_cuts_the_text_and_names_each_split_character(text, cut, split, capsys):
-    """Issue 33.2: the text cut into its tokens with |, a character split over several
-    byte tokens shown once beside them; a row per distinct token, each with its count."""
+def test_cli_tokens_cuts_the_text_and_shows_each_token_as_text(text, cut, tokens, capsys):
+    """Issue 33.2: the text cut into its tokens with |, a row per distinct token with
+    its count; issue 40.2: each token as text a reader can read."""
     status, out, _ = run_main(["--tokens", "--", text], capsys)
-    lines, ids = out.splitlines(), bpe_encode(text, MERGES)
-    assert status == 0 and lines[2:3 + len(split)] == [cut] + split
-    rows = lines[4 + len(split):4 + len(split) + len(set(ids))]
-    cells = [re.split(r"\s{2,}", row.strip())[:3] for row in rows]
-    assert cells == [[str(i), repr(BYTES[i]), str(ids.count(i))] for i in dict.fromkeys(ids)]
+    lines = out.splitlines()
+    assert status == 0 and lines[2] == cut
+    rows = lines[4:4 + len(tokens)]
+    assert [tuple(re.split(r"\s{2,}", row.strip())[:3]) for row in rows] == tokens
 
 
 @pytest.mark.parametrize("text", [
@@ -4114,11 +4121,11 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "train words": (["--train", "refund"], "--train does not take WORDS (--train takes "
                     "--seed)"),
     "train svg": (["--train", "--svg", "x.svg"], "--train does not take --svg (--svg goes "
-                  "with the lesson view or --table or --one-hot)"),
+                  "with the lesson view or --table or --one-hot or --languages)"),
     "train many": (["--train", "my", "--svg", "x.svg", "--d-model", "3", "--seed", "1"],
                    "--train does not take WORDS, --d-model, --svg (--train takes --seed)"),
     "learn svg": (["--learn", "--svg", "x.svg"], "--learn does not take --svg (--svg goes "
-                  "with the lesson view or --table or --one-hot)"),
+                  "with the lesson view or --table or --one-hot or --languages)"),
     "checked alone": (["--checked"], "the lesson view does not take --checked (--checked "
                       "goes with --copy)"),
     "vocab alone": (["--vocab", "vocab.bpe", "hi"], "the lesson view does not take --vocab "

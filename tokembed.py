@@ -40,7 +40,8 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "snippet", "exercise", "split_words", "merge", "train_bpe",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
            "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
-           "GPT2", "CL100K", "O200K", "LLAMA3", "rank_encode", "head_gradient"]
+           "GPT2", "CL100K", "O200K", "LLAMA3", "rank_encode", "LANGUAGES",
+           "head_gradient"]
 
 import collections
 import math
@@ -361,6 +362,23 @@ def read_ranks(path):
     pairs = (line.split() for line in path if line)  # none from a blank line
     return {base64.b64decode(token): int(rank) for token, rank in pairs}
 
+
+# One request in 12 languages, tokembed's own translations: what it costs in
+# each vocabulary's tokens (--languages)
+LANGUAGES = [
+    ("English", "Where is my order? I would like a refund."),
+    ("German", "Wo ist meine Bestellung? Ich hätte gern eine Rückerstattung."),
+    ("French", "Où est ma commande ? Je voudrais un remboursement."),
+    ("Spanish", "¿Dónde está mi pedido? Quisiera un reembolso."),
+    ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
+    ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
+    ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
+    ("Arabic", "أين طلبي؟ أود استرداد أموالي."),
+    ("Chinese", "我的订单在哪里？我想要退款。"),
+    ("Japanese", "注文した商品はどこですか？返金をお願いします。"),
+    ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
+    ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
+]
 
 # GPT-4's cl100k_base and GPT-4o's o200k_base split as tiktoken_ext/
 # openai_public.py writes it; Llama 3 as Meta's llama/tokenizer.py does
@@ -1293,14 +1311,14 @@ def _columns(rows, right=(), wrap=None):
     """Print rows as aligned columns (`right` ones to the right; `wrap` ones wrap at "[")."""
     rows = [[_row_text(c) if k == wrap and not isinstance(c, str) else c
              for k, c in enumerate(row)] for row in rows]
-    widths = [max(len(row[k]) for row in rows) for k in range(len(rows[0]))]
+    widths = [max(_width(row[k]) for row in rows) for k in range(len(rows[0]))]
     if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
         widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
     for row in rows:
         cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
                  for k in range(len(row))]
-        cells = [c.rjust(w) if k in right else c.ljust(w)
-                 for k, (c, w) in enumerate(zip(cells, widths))]
+        pads = [" " * (w - _width(c)) for c, w in zip(cells, widths)]  # a CJK letter: 2
+        cells = [p + c if k in right else c + p for k, (c, p) in enumerate(zip(cells, pads))]
         lead = "  ".join(cells[:-1] + [""])
         _say((lead + cells[-1]).rstrip(), len(lead) + 1)
         if wrap is not None:
@@ -1391,25 +1409,52 @@ def _width(text):
     """Count the columns text takes in a terminal: 2 a wide character, 0 a mark."""
     ucd = unicodedata.ucd_3_2_0  # ASCII, a column each, at once: a view's long line
     return len(text) if text.isascii() else sum(0 if ucd.category(c) in ("Mn", "Me", "Cf")
-        else 2 if ucd.east_asian_width(c) in "WF" or ucd.category(c) in ("Cn", "So")
-        else 1 for c in text)  # a wide character; one newer than 3.2, or an emoji now
+        else 2 if ucd.east_asian_width(c) in "WF" or ucd.category(c) == "Cn" or (
+            ucd.category(c) == "So" and c >= "\u2600") else 1 for c in text)  # a wide
+    # character; one newer than 3.2; a symbol from U+2600 on, as emoji are (not ␣)
 
 
-def _clip(cell):
-    """Cut a long text cell to 28 characters, so that a row fits; leave other cells."""
-    return cell if not isinstance(cell, str) or len(cell) <= 28 else cell[:25] + "..."
+def _clip(cell, pieces=None):
+    """Cut a long text cell (given as its pieces: never inside an escape) to 28 columns,
+    so that a row fits; leave other cells."""
+    pieces = list(cell) if pieces is None and isinstance(cell, str) else pieces
+    if pieces is None or _width("".join(pieces)) <= 28:
+        return cell if pieces is None else "".join(pieces)
+    kept = next(k for k in range(len(pieces)) if _width("".join(pieces[:k + 1])) > 25)
+    return "".join(pieces[:kept]) + "..."
+
+
+def _token(token, owner, start):
+    """Write a token's bytes for a row: whole characters as text (a space as ␣, \\n as
+    typed), a part of one as its bytes, \\xe0\\xa5, and the character it is part of,
+    (of ◌्) (owner: the text's character of each byte; start: the token's first's)."""
+    text = token.decode("utf-8", "surrogateescape")  # a stray byte: U+DC80 to U+DCFF
+    pieces = ["\u2423" if c == " " else f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
+              else _escaped(c) for c in text]
+    cut = sorted({owner[k] for k, c in ((start, text[0]), (start + len(token) - 1, text[-1]))
+                  if "\udc80" <= c <= "\udcff"}) if text else []
+    marks = ["\u25cc" * unicodedata.category(c).startswith("M") for c in cut]  # ◌ं
+    return _clip(None, pieces) + "".join(f" (of {mark}{c})" for mark, c in zip(marks, cut))
 
 
 def _say_cut(cells, cut="|"):
     """Print the cells joined by cut, wrapped at WIDTH columns, after a cut if one fits."""
     line, at = "", 0  # at: the line's length after its last cut
     for char in cut.join(cells):
-        if _width(line + char) > WIDTH:
-            print(line[:at or len(line)].rstrip())
+        if _width(line + char) > WIDTH:  # all spaces: shown, not an empty line
+            print(line[:at or len(line)].rstrip() or line.replace(" ", "\u2423"))
             line, at = line[at:] if at else "", 0
         line += char
         at = len(line) if line.endswith(cut) else at
     print(line)
+
+
+def _newer(text):
+    """Say, of a text with a character this Python's Unicode does not know, which: it
+    is split as that Unicode has it (a newer Python's may class it otherwise)."""
+    for c in [c for c in text if unicodedata.category(c) == "Cn"][:1]:
+        _say(f"U+{ord(c):04X} is no character in this Python's Unicode "
+             f"{unicodedata.unidata_version}: it is split as one unknown", 2)
 
 
 def _seed_text(seed):
@@ -1465,16 +1510,17 @@ def _rank_encode(text, ranks, pattern):
 # printer, registered by @_view with what it takes, its help and the command
 # lines that show it at work (CI runs each on every Python), then its helpers.
 
-View = collections.namedtuple("View", "takes help read show examples")
+View = collections.namedtuple("View", "takes help read show examples draw")
 VIEWS = {}  # by flag (None: the lesson's view), in this file's order, as --help lists them
 _LESSON = ("WORDS", "--seed", "--d-model", "--padding-idx")
 _WORDS = ("WORDS", "--seed", "--d-model")
 
 
-def _view(flag, takes, help, read, examples):
-    """Register the printer below it as the view of flag: VIEWS[flag]."""
+def _view(flag, takes, help, read, examples, draw=None):
+    """Register the printer below it as the view of flag: VIEWS[flag]; draw(inputs,
+    args) gives its --svg figure."""
     def register(show):
-        VIEWS[flag] = View(takes, help, read, show, examples)
+        VIEWS[flag] = View(takes, help, read, show, examples, draw)
         return show
     return register
 
@@ -1525,6 +1571,33 @@ def _guess(word, vocab):
     return f" (did you mean {' or '.join(map(repr, close))}?)" if close else ""
 
 
+def _typed(words, view):
+    """Read a view's TEXT: the words as typed (or the lesson's), at most MAX_TEXT
+    characters, none a byte that is not UTF-8 (a shell may pass one)."""
+    text = TEXT if words is None else " ".join(words)
+    stray = [(at, c) for at, c in enumerate(text) if "\udc80" <= c <= "\udcff"]
+    for at, c in stray[:1]:  # Python keeps such a byte as U+DC80 to U+DCFF
+        raise ValueError(f"{view}'s text holds byte {ord(c) - 0xDC00:#04x} at position "
+                         f"{at:,}, which is not UTF-8: save or type the text as UTF-8")
+    if len(_utf8("text", text)) > MAX_TEXT:
+        raise ValueError(f"{view} takes a text of at most {MAX_TEXT:,} characters, got "
+                         f"{len(text):,}: it lists every token's ID")
+    return text
+
+
+def _merges_of(args):
+    """Return the merges BPE learns from CORPUS, as --merges says (0 or more)."""
+    n_merges = BPE_MERGES if args["merges"] is None else args["merges"]
+    if n_merges < 0:
+        raise ValueError(f"argument --merges: must be 0 or more, got {n_merges}")
+    return train_bpe(CORPUS, n_merges)
+
+
+def _seen(merges):
+    """List the token IDs the corpus looks up, in its order."""
+    return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
+
+
 def _d_model(args):
     """Return --d-model, checked, or the default."""
     d_model = D_MODEL if args["d_model"] is None else args["d_model"]
@@ -1545,6 +1618,13 @@ def _read_lesson(words, args):
     return text.split(), ids, table
 
 
+def _lesson_figure(inputs, args):
+    """Draw the lesson's table, as the views that take --svg read it."""
+    words, _, table = inputs
+    return svg_figure(table, " ".join(words), seed=_seed_of(args),
+                      padding_idx=_padding_row(args))
+
+
 def _padding_row(args):
     """Return --padding-idx as the row it names: -1 is the last row, named as such."""
     return None if args["padding_idx"] is None else args["padding_idx"] % len(VOCAB)
@@ -1558,7 +1638,7 @@ def _within(view, numbers, inputs, fewer="fewer words"):
 
 
 @_view(None, _LESSON + ("--svg",), "", _read_lesson, (
-    "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1"))
+    "", "my order is late", "--seed 7 --d-model 8", "<pad> late --padding-idx -1"), _lesson_figure)
 def print_lookup(words, ids, table):
     """Print the lesson's view: the IDs, each token's row, the table's shape."""
     _say(f"token ids: {ids}", 12)
@@ -1570,7 +1650,7 @@ def print_lookup(words, ids, table):
 
 @_view("--table", _LESSON + ("--svg",), "print every row, marking the rows the text "
        "looks up", _read_lesson, ("", "my order order --seed 3 --d-model 6",
-                                  "--d-model 16 my order --seed 43", "--seed 43"))
+                                  "--d-model 16 my order --seed 43", "--seed 43"), _lesson_figure)
 def print_table(words, ids, table):
     """Print every row of the table with its ID, marking the rows the text looks up."""
     _say(f"token ids: {ids}", 12)
@@ -1583,7 +1663,7 @@ def print_table(words, ids, table):
 
 
 @_view("--one-hot", _LESSON + ("--svg",), "show that one-hot x table gives the very "
-       "rows the lookup reads", _read_lesson, ("", "my --seed 43"))
+       "rows the lookup reads", _read_lesson, ("", "my --seed 43"), _lesson_figure)
 def print_one_hot(words, ids, table):
     """Print each token's one-hot vector, its product with the table, and its row."""
     n_rows, width = len(table), len(table[0])
@@ -1953,13 +2033,9 @@ def _padded(batch, masks, table, positions, alone, masked, from_mask):
 def _read_tokens(words, args):
     """Read --tokens: the text, spaces kept; CORPUS's merges, and a random table or a
     real vocabulary (--vocab)."""
-    text = _utf8("text", TEXT if words is None else " ".join(words))
-    if len(text) > MAX_TEXT:
-        raise ValueError(f"--tokens takes a text of at most {MAX_TEXT:,} characters, got "
-                         f"{len(text):,}: it lists every token's ID")
-    merges, moot = _merges_of(args), [f for f in ("--seed", "--d-model") if args[_dest(f)]
-                                      is not None and args["vocab"] is not None]
-    if moot:
+    text, merges = _typed(words, "--tokens"), _merges_of(args)
+    moot = [flag for flag in ("--seed", "--d-model") if args[_dest(flag)] is not None]
+    if moot and args["vocab"] is not None:
         raise ValueError(f"--tokens --vocab shows no rows, so it takes no {' or '.join(moot)}")
     if args["vocab"] is not None:
         return text, merges, None, None, (_vocabulary(args["vocab"]), _cached_ones())
@@ -1971,14 +2047,6 @@ def _read_tokens(words, args):
     return text, merges, make_table(rows, d_model, seed), seed, None
 
 
-def _merges_of(args):
-    """Return the merges BPE learns from CORPUS, as --merges says (0 or more)."""
-    n_merges = BPE_MERGES if args["merges"] is None else args["merges"]
-    if n_merges < 0:
-        raise ValueError(f"argument --merges: must be 0 or more, got {n_merges}")
-    return train_bpe(CORPUS, n_merges)
-
-
 @_view("--tokens", ("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
        "into byte-level BPE tokens learned from CORPUS, or a real vocabulary's (--vocab); "
        "show their bytes and rows", _read_tokens, ("", "refund my parcel --merges 50",
@@ -1987,8 +2055,7 @@ def _merges_of(args):
 def print_tokens(text, merges, table, seed, real):
     """Print the text cut into BPE tokens; each distinct one's bytes and row; the IDs."""
     if real is not None:
-        _print_real(text, merges, *real)
-        return
+        return _print_real(text, merges, *real)
     vocab, ids = token_bytes(merges), bpe_encode(text, merges)
     seen = collections.Counter(_seen(merges))
     _say(f"byte-level BPE: {len(vocab):,} tokens, 256 bytes and "
@@ -2009,47 +2076,11 @@ def print_tokens(text, merges, table, seed, real):
          "these rows (--bpe shows the rows it never does)", 2)
 
 
-def _print_cut(text, ids, vocab, heads, more):
-    """Print the text cut into its tokens with |, once each piece of text that several
-    tokens make with their bytes, then a row for each distinct token (more(i) adds to
-    it) up to TOKEN_ROWS, and every ID; return the IDs whose rows it shows."""
-    counts, cells, split, held = collections.Counter(ids), [], {}, []
-    for i in ids:  # a token can end inside a character: hold it till one ends
-        held.append(vocab[i])
-        try:
-            cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
-        except UnicodeDecodeError:
-            continue
-        if len(held) > 1:  # é = b'\xc3' + b'\xa9', once
-            split[cells[-1]] = " + ".join(map(repr, held))
-        held = []
-    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
-    if cells:  # "" has none
-        _say_cut(cells)
-    notes = [f"{c} = {b}" for c, b in split.items()]  # 2 lines, or about
-    if notes:
-        _say_cut(notes[:4] + [f"and {len(notes) - 4} more"] * (len(notes) > 4), ", ")
-    shown = list(counts)[:TOKEN_ROWS]
-    _columns([("id", "bytes", "times") + heads] + [
-        (str(i), _clip(repr(vocab[i])), str(counts[i]), *map(_clip, more(i))) for i in shown],
-        right=(0, 2), wrap=3 if heads[1:] else None)  # a row of numbers wraps
-    if len(counts) > len(shown):
-        print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
-    _say(f"token ids: {ids}", 12)
-    return shown
-
-
-def _seen(merges):
-    """List the token IDs the corpus looks up, in its order."""
-    return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
-
-
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
     name, ranks, pattern, size, special, path = vocabulary
     ids = _rank_encode(text, ranks, pattern)
-    used = set(ids)
-    vocab = {i: token for token, i in ranks.items() if i in used}
+    vocab = {i: token for token, i in ranks.items() if i in set(ids)}
     letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
     unused = size - len(ranks) - special
     _say(f"{name}: {size:,} IDs: 256 bytes, {_count(len(ranks) - 256, 'merge')}, {special} special"
@@ -2071,6 +2102,33 @@ def _counts(text, merges, cached):
     return [len(bpe_encode(text, merges))] + [len(_rank_encode(text, *cached[name]))
                                               if isinstance(cached.get(name), tuple) else None
                                               for name in VOCABULARIES]
+
+
+def _print_cut(text, ids, vocab, heads, more):
+    """Print the text cut into its tokens with |, then a row for each distinct token
+    (more(i) adds to it) up to TOKEN_ROWS, and every ID; return the IDs it shows."""
+    counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
+    for i in ids:  # a token can end inside a character: hold it till one ends
+        held.append(vocab[i])
+        first.setdefault(i, at)  # where the token's first bytes are in the text's
+        at += len(vocab[i])
+        try:
+            cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
+            held = []
+        except UnicodeDecodeError:
+            pass
+    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
+    if cells:  # "" has none
+        _say_cut(cells)
+    _newer(text)
+    owner, shown = [c for c in text for _ in c.encode("utf-8")], list(counts)[:TOKEN_ROWS]
+    _columns([("id", "token", "times") + heads] + [
+        (str(i), _token(vocab[i], owner, first[i]), str(counts[i]), *map(_clip, more(i)))
+        for i in shown], right=(0, 2), wrap=3 if heads[1:] else None)  # numbers wrap
+    if len(counts) > len(shown):
+        print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
+    _say(f"token ids: {ids}", 12)
+    return shown
 
 
 def _read_bpe(words, args):
@@ -2146,41 +2204,32 @@ def _print_untouched(table, seen):
           f"(the corpus's highest is {max(seen)})")
 
 
-# One request in 12 languages, as --languages shows it: tokembed's own translations
-LANGUAGES = [
-    ("English", "Where is my order? I would like a refund."),
-    ("German", "Wo ist meine Bestellung? Ich hätte gern eine Rückerstattung."),
-    ("French", "Où est ma commande ? Je voudrais un remboursement."),
-    ("Spanish", "¿Dónde está mi pedido? Quisiera un reembolso."),
-    ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
-    ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
-    ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
-    ("Arabic", "أين طلبي؟ أود استرداد أموالي."),
-    ("Chinese", "我的订单在哪里？我想要退款。"),
-    ("Japanese", "注文した商品はどこですか？返金をお願いします。"),
-    ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
-    ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
-]
-
-
 def _read_languages(words, args):
-    """Read --languages' inputs: the corpus's merges and each vocabulary in the cache."""
-    return _merges_of(args), _cached_ones()
+    """Read --languages: the request in each language, and the learner's text if one is
+    given, each in UTF-8 bytes and in tokens (None: a vocabulary not in the cache)."""
+    merges, real = _merges_of(args), _cached_ones()
+    texts = LANGUAGES + [("yours *", _typed(words, "--languages"))] * (words is not None)
+    return [f"{len(merges)} merges", *VOCABULARIES], [
+        (name, text, [len(text.encode("utf-8")), *_counts(text, merges, real)])
+        for name, text in texts], merges, real
 
 
-@_view("--languages", ("--merges",), "one request in 12 languages: its tokens in each "
-       "vocabulary, and each vocabulary's table", _read_languages, ("", "--merges 20"))
-def print_languages(merges, real):
+@_view("--languages", ("TEXT", "--merges", "--svg"), "one request in 12 languages, and "
+       "TEXT if given: its tokens in each vocabulary, and each vocabulary's table",
+       _read_languages, ("", "--merges 20", "Où est ma commande ?"),
+       lambda inputs, args: _languages_chart(*inputs[:2]))
+def print_languages(names, rows, merges, real):
     """Print what one request costs in tokens in each language and vocabulary, then
     what each vocabulary costs in rows: the lesson's first trade."""
     _say(f'"{LANGUAGES[0][1]}" in {len(LANGUAGES)} languages (tokembed\'s own translations):'
          " characters, then UTF-8 bytes and tokens, each also as a multiple of English's", 2)
-    names, counts = [f"{len(merges)} merges", *VOCABULARIES], [
-        [len(text.encode("utf-8")), *_counts(text, merges, real)] for _, text in LANGUAGES]
     _columns([("language", "chars", "bytes", *names)] + [
         (language, f"{len(text):,}", *(f"{n:,} {n / b:.1f}x" if n is not None else "-"
-                                       for n, b in zip(row, counts[0])))
-        for (language, text), row in zip(LANGUAGES, counts)], right=range(1, 3 + len(names)))
+                                       for n, b in zip(counts, rows[0][2])))
+        for language, text, counts in rows], right=range(1, 3 + len(names)))
+    if rows[-1][0] == "yours *":
+        _say(f"* yours: {_quoted(rows[-1][1])}", 2)
+        _newer(rows[-1][1])
     name, _, width = REAL_MODELS[2]  # Llama 3 8B
     print(f"a token is a row of the embedding table; at d_model {width:,} ({name}'s):")
     _columns([(f"  {what}", f"{size:,} tokens", f"{param_count(size, width) / 1e6:,.1f} M "
@@ -2196,6 +2245,35 @@ def print_languages(merges, real):
     if len(real) < len(VOCABULARIES):
         _say("a vocabulary not downloaded shows -: python3 tokembed.py --tokens --vocab "
              f"NAME fetches it once, into {_home(os.path.dirname(_cached(None)))}", 2)
+    print("the 12 sentences: python3 tokembed.py --copy LANGUAGES")
+
+
+def _languages_chart(names, rows):
+    """Draw each language's tokens as a multiple of English's, a bar for each vocabulary
+    counted, in the figure's colours, English's level (1x) a dashed line."""
+    counted = [k for k in range(1, len(names) + 1) if rows[0][2][k] is not None]
+    x, unit, bar, group = 100, 60, 9, 9 * len(counted) + 8  # px: 1x is 60 px
+    ratios = [[counts[k] / rows[0][2][k] for k in counted] for _, _, counts in rows]
+    width, height = round(x + unit * max(map(max, ratios)) + 160), 90 + group * len(rows)
+    fills = [colour((-1) ** j * (1 - j // 2 * 0.4)) for j in range(len(counted))]  # by turns
+    title = "Tokens for one request, as a multiple of English's"
+    desc = " ".join(f"{row[0]}: " + ", ".join(f"{names[k - 1]} {r:.1f}x" for k, r in zip(
+        counted, ratio)) + "." for row, ratio in zip(rows, ratios))
+    parts = [_svg_open(width, height, title, desc, _figure_key(title + desc))]
+    for y, (language, _, _), ratio in zip(range(60, height, group), rows, ratios):
+        parts += [_tag("text", language, x=x - 8, y=y + group // 2, text_anchor="end")] + [
+            _tag("rect", x=x, y=y + j * bar, width=round(unit * r, 1), height=bar - 1,
+                 fill=fill, stroke="#333333", stroke_width=0.5)
+            for j, (r, fill) in enumerate(zip(ratio, fills))]
+    parts += [_tag("line", x1=x + unit * m, y1=50, x2=x + unit * m, y2=height - 25,
+                   stroke="#333333", stroke_dasharray="4 3" if m == 1 else "1 5")
+              for m in range(1, int(max(map(max, ratios))) + 1)]
+    parts += [_tag("text", f"{m}x", x=x + unit * m, y=height - 8, text_anchor="middle")
+              for m in range(1, int(max(map(max, ratios))) + 1)]
+    for j, (k, fill) in enumerate(zip(counted, fills)):  # the key: a swatch, a name
+        parts += [_tag("rect", x=width - 150, y=52 + 20 * j, width=14, height=14, fill=fill,
+                       stroke="#333333"), _tag("text", names[k - 1], x=width - 130, y=64 + 20 * j)]
+    return "\n".join(parts + ["</svg>", ""])
 
 
 # --- the figure: the table as a heatmap, in SVG ------------------------------
@@ -2714,8 +2792,8 @@ OPTIONS = {
                        f"through at most {MAX_NUMBERS:,} numbers, words x d_model for most"),
     "--padding-idx": ("ID", "zero this row after drawing them all, as PyTorch's "
                             "padding_idx does; -1 is the last row"),
-    "--svg": ("PATH", "also draw the table as a heatmap into this SVG file; "
-                      "--svg - prints it instead of the text"),
+    "--svg": ("PATH", "also draw the table as a heatmap (--languages: a chart) into this "
+                      "SVG file; --svg - prints it instead of the text"),
     "--checked": (None, "with --copy: keep each function's input checks"),
     "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
@@ -2778,10 +2856,8 @@ def _run(argv):
         words = _words(args, raw="TEXT" in view.takes)
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
-        if svg is not None:  # the figure: the lesson's table, for the views that take --svg
-            words, _, table = inputs  # the views that take --svg read as the lesson does
-            figure = svg_figure(table, " ".join(words), seed=_seed_of(args),
-                                padding_idx=_padding_row(args))
+        if svg is not None:  # the view's figure, for the views that take --svg
+            figure = view.draw(inputs, args)
         if svg not in (None, "-"):
             _refuse_target(svg)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
@@ -2810,7 +2886,7 @@ def _refuse_unused(args, takes):
     if unused:
         view = args["view"] or "the lesson view"
         needs = [flag or "the lesson view" for flag, v in VIEWS.items() if unused[0] in v.takes]
-        hint = (f"{unused[0]} goes with {' or '.join(needs)}" if 1 <= len(needs) <= 3
+        hint = (f"{unused[0]} goes with {' or '.join(needs)}" if 1 <= len(needs) <= 4
                 else f"{view} takes {', '.join(takes) or 'nothing more'}")
         raise ValueError(f"{view} does not take {', '.join(unused)} ({hint})")
 
