@@ -297,6 +297,26 @@ def test_a_tokens_row_ignores_its_neighbours():
     assert river[2] == account[0]
 
 
+@pytest.mark.parametrize("args, printed", valid("lesson", [
+    ((), LESSON_OUTPUT.decode()),  # the lesson's own 5 lines
+    (("b a", ["a", "b"], 2, 7), "token ids: [1, 0]\nb       -> row 1: [0.3, -0.86]\n"
+     "a       -> row 0: [-0.35, -0.7]\ntable shape: 2 x 2\n"),
+]))
+def test_lesson_prints_what_the_lesson_prints(args, printed, capsys):
+    """Issue 43.2: the lesson's program is a function too, lesson()."""
+    assert tokembed.lesson(*args) is None and capsys.readouterr().out == printed
+
+
+def test_the_lessons_copy_prints_the_lesson_run_alone(tmp_path):
+    """Issue 43.2: --copy lesson > lesson.py && python3 lesson.py printed nothing; now
+    the file it saves prints the lesson's bytes, run alone (-I: no tokembed.py near)."""
+    path = tmp_path / "lesson.py"
+    status, out, _ = run_script("--copy", "lesson")
+    path.write_bytes(out)
+    done = subprocess.run([sys.executable, "-I", str(path)], capture_output=True)
+    assert (status, done.returncode, done.stdout, done.stderr) == (0, 0, LESSON_OUTPUT, b"")
+
+
 # --- claim: the first arrow, made real: byte-level BPE, as in GPT-2 --------------------
 
 MERGES = train_bpe(CORPUS, tokembed.BPE_MERGES)
@@ -1096,7 +1116,8 @@ def test_cli_tokens_reads_any_tiktoken_file(cache, tmp_path, capsys):
     assert (status, err, lines[at + 1]) == (0, "", "m|y| |or|der")
     assert unwrapped(lines[:at]) == ("mine.tiktoken, split as cl100k_base is: 261 IDs: 256 "
                                      "bytes, 5 merges, 0 special; read from "
-                                     + tokembed._home(str(path)))
+                                     + tokembed._home(str(path)) + "; a table of 261 x "
+                                     "4,096 = 1,069,056 numbers")
     assert "token ids: [109, 121, 32, 258, 260]" in lines
 
 
@@ -1161,6 +1182,81 @@ def test_cli_languages_counts_each_real_vocabularys_tokens(real, capsys):
             for _, text in tokembed.LANGUAGES]
     assert (rows["Thai"][6], rows["Thai"][10]) == ("8.3x", "1.6x")
     assert "not downloaded" not in out
+
+
+def test_cli_languages_adds_the_learners_text(cache, capsys):
+    """Issue 40.3: --languages TEXT adds the learner's own text as a marked row, with its
+    multiple of the English sentence's, and names it under the table."""
+    text = "\u1230\u120b\u121d \u120d\u1306\u127d"  # ሰላም ልጆች, Amharic
+    status, out, _ = run_main(["--languages", text], capsys)
+    lines = out.splitlines()
+    row = next(line for line in lines if line.startswith("yours *"))
+    english = tokembed.LANGUAGES[0][1]
+    n, base = len(bpe_encode(text, MERGES)), len(bpe_encode(english, MERGES))
+    assert status == 0 and row.split()[2:] == [
+        "7", "19", f"{19 / 41:.1f}x", f"{n}", f"{n / base:.1f}x", "-", "-", "-", "-"]
+    assert f'* yours: "{text}"' in lines
+    assert "the 12 sentences: python3 tokembed.py --copy LANGUAGES" in lines
+
+
+def test_the_twelve_sentences_copy_as_they_stand():
+    """A teacher sees the 12 sentences with --copy LANGUAGES: the very list the view
+    counts, run alone."""
+    assert exec_snippet(snippet("LANGUAGES")).LANGUAGES == tokembed.LANGUAGES
+
+
+def test_cli_languages_draws_its_chart(cache, capsys):
+    """Issue 40.4: --languages --svg draws a bar for each language and vocabulary counted,
+    as a multiple of English's tokens, in the figure's palette, with English's level."""
+    status, out, _ = run_main(["--languages", "--svg", "-", "hola"], capsys)
+    root = ElementTree.fromstring(out)
+    ns = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in root.iter(ns + "rect") if r.get("height") == "8"]
+    english = len(bpe_encode(tokembed.LANGUAGES[0][1], MERGES))
+    expected = [round(60 * len(bpe_encode(text, MERGES)) / english, 1)
+                for _, text in tokembed.LANGUAGES + [("yours", "hola")]]
+    assert status == 0 and [float(bar.get("width")) for bar in bars] == expected
+    assert {bar.get("fill") for bar in bars} == {tokembed.colour(1)}
+    lines = [line for line in root.iter(ns + "line") if line.get("stroke-dasharray") == "4 3"]
+    assert [line.get("x1") for line in lines] == ["160"]  # 1x, English's level
+    assert root.find(ns + "desc").text.startswith("English: 100 merges 1.0x. German: ")
+
+
+@pytest.mark.parametrize("text", ["a\u0378b", "\U000e0080"])  # unassigned in every Unicode
+def test_a_character_this_python_does_not_know_is_named(text, capsys):
+    """Issue 40: a character newer than this Python's Unicode is split as it knows it,
+    and the view says so in one line, naming the character."""
+    status, out, _ = run_main(["--tokens", "--", text], capsys)
+    c = next(c for c in text if unicodedata.category(c) == "Cn")
+    assert status == 0 and (f"U+{ord(c):04X} is no character in this Python's Unicode "
+                            f"{unicodedata.unidata_version}: it is split as one unknown"
+                            ) in unwrapped(out.splitlines())
+
+
+@needs_vocabularies
+@pytest.mark.parametrize("text, ids", [
+    # issue 40: a Burmese message, 21 tokens where tiktoken gives 14, as Myanmar's signs
+    # (U+103A to U+103E) had no class in Unicode 3.2
+    ("\u1016\u102d\u102f\u1004\u103a\u1000\u102d\u102f \u1016\u103d\u1004\u1037\u103a\u104d "
+     "\u1019\u101b\u1015\u102b\u104b \u1019\u103c\u1014\u103a\u1019\u102c", 14),
+    ("\u092c\u091a\u094d\u091a\u0947 \u0938\u094d\u0915\u0942\u0932 \u092e\u0947\u0902 "
+     "\u092a\u0922\u093c\u0924\u0947 \u0939\u0948\u0902\u0964", 9),  # the Hindi sentence
+])
+def test_every_script_gets_its_real_tokens_and_reads_as_text(text, ids, real, capsys):
+    """Issue 40: the Burmese count is tiktoken's; each row whose token is whole
+    characters shows them, as text: Devanagari in every row of the Hindi sentence."""
+    status, out, _ = run_main(["--tokens", "--vocab", "o200k_base", "--", text], capsys)
+    lines = out.splitlines()
+    assert status == 0 and f"{ids} tokens, {ids} distinct" in out
+    rows = lines[lines.index(next(l for l in lines if l.lstrip().startswith("id  token"))) + 1:]
+    rows = rows[:min(ids, tokembed.TOKEN_ROWS)]
+    ranks = tokembed._vocabulary("o200k_base")[1]
+    for row in rows:
+        i, token = row.split()[:2]
+        piece = next(t for t, r in ranks.items() if r == int(i))
+        if piece.decode("utf-8", "replace").isprintable() and "\ufffd" not in piece.decode(
+                "utf-8", "replace"):
+            assert token == piece.decode().replace(" ", "\u2423")
 
 
 class Server:
@@ -1280,7 +1376,7 @@ def test_a_failed_fetch_leaves_nothing_and_says_what_to_do_by_hand(answer, why, 
     """One line naming why, the URL and the folder to put the file in by hand, exit 2,
     nothing on standard output; no cache folder made (issue 42.6), nothing left."""
     monkeypatch.setattr(tokembed, "MAX_VOCAB", 4_000)  # FIXTURE is 2,618 bytes
-    monkeypatch.setattr(tokembed, "FETCH_SECONDS", 1)
+    monkeypatch.setattr(tokembed, "FETCH_SECONDS", 1 if "took" in why else 30)
     served.files[O200K_PATH] = answer
     status, out, err = run_main(["--tokens", "--vocab", "o200k_base", "hi"], capsys)
     url = f"{served.url}encodings/o200k_base.tiktoken"
@@ -1403,6 +1499,269 @@ tokembed._vocabulary("o200k_base")
     assert child.wait(10) != 0 and not cache.exists()
 
 
+# --- claim: three files, one rule: join the best-ranked pair of neighbours ---------------
+
+def varint(n):
+    """A protobuf varint: 7 bits a byte, the lowest first."""
+    out = b""
+    while True:
+        out, n = out + bytes([n & 127 | 128 * (n > 127)]), n >> 7
+        if not n:
+            return out
+
+
+def field(number, value):
+    """A protobuf field: bytes length-delimited, a float as 4 bytes, an int a varint."""
+    import struct
+    if isinstance(value, bytes):
+        return varint(number << 3 | 2) + varint(len(value)) + value
+    if isinstance(value, float):
+        return varint(number << 3 | 5) + struct.pack("<f", value)
+    return varint(number << 3) + varint(value)
+
+
+SP_BYTES = [(f"<0x{b:02X}>", 0.0, 6) for b in range(256)]  # IDs 0 to 255
+
+
+def sp_file(pieces, trainer=((3, 2), (35, 1)), normaliser=()):
+    """A SentencePiece model's bytes, as sentencepiece_model.proto lays them out: each
+    piece (text, score, type), then the trainer's settings (BPE, byte fallback) and the
+    normaliser's."""
+    return b"".join(field(1, field(1, p.encode()) + field(2, s) + field(3, k))
+                    for p, s, k in pieces) + field(2, b"".join(
+                        field(f, v) for f, v in trainer)) + field(3, b"".join(
+                            field(f, v) for f, v in normaliser))
+
+
+def sp_model(*pieces, **flags):
+    """A model as read_sentencepiece returns it: the byte pieces, then these."""
+    return {"pieces": SP_BYTES + [(p, s, 1) for p, s in pieces], "byte_fallback": True,
+            "add_dummy_prefix": True, "remove_extra_whitespaces": False,
+            "escape_whitespaces": True, **flags}
+
+
+U = "\u2581"  # SentencePiece's ▁
+SMALL = sp_model((U, 0.0), ("a", 0.0), ("b", 0.0), (U + "a", -1.0), ("ab", -2.0),
+                 ("aa", -1.0), (U + "ab", -3.0))  # IDs 256 on
+
+
+@pytest.mark.parametrize("args, expected", valid("sp_encode", [
+    (("a b", SMALL), [259, 256, 258]),  # ▁a, ▁, b: ▁b is no piece
+    (("ab", SMALL), [262]),  # ▁a (-1) before ab (-2), then ▁ab
+    (("aaa", SMALL), [259, 261]),  # ▁a first; then aa
+    (("aaaa", sp_model(("aa", -1.0), add_dummy_prefix=False)), [256, 256]),  # a tie: leftmost
+    (("é", SMALL), [256, 0xC3, 0xA9]),  # ▁, then é's bytes: no piece is é
+    (("", SMALL), []), ((" ", SMALL), [256, 256]),  # the dummy ▁, then the space's
+    (("  a  ", sp_model((U + "a", -1.0), (U, 0.0), remove_extra_whitespaces=True)),
+     [256]),  # "a": no space at either end, none twice; then ▁a
+    (("a b", sp_model(("a b", -1.0), ("a ", -2.0), ("a", 0.0), (" ", 0.0), ("b", 0.0),
+                      escape_whitespaces=False, add_dummy_prefix=False)), [256]),
+]))
+def test_sp_encode_joins_the_best_scored_pair_first(args, expected):
+    """SentencePiece's BPE: a space as ▁ and one more in front (as the model's flags
+    say), the pair whose join scores best first (the leftmost of a tie), and a part no
+    piece is, as its bytes' pieces."""
+    assert tokembed.sp_encode(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", valid("read_sentencepiece", [
+    ((sp_file(SP_BYTES + [(U + "hi", -1.5, 1), ("<s>", 0.0, 3)]),),
+     {"pieces": SP_BYTES + [(U + "hi", -1.5, 1), ("<s>", 0.0, 3)], "byte_fallback": True,
+      "add_dummy_prefix": True, "remove_extra_whitespaces": True, "escape_whitespaces": True}),
+    ((sp_file(SP_BYTES, normaliser=((3, 0), (4, 0)), trainer=((3, 2), (35, 1), (99, 7))),),
+     {"pieces": SP_BYTES, "byte_fallback": True, "add_dummy_prefix": False,
+      "remove_extra_whitespaces": False, "escape_whitespaces": True}),  # field 99: skipped
+]))
+def test_read_sentencepiece_reads_pieces_and_flags(args, expected):
+    """Each piece's text, score (a float32) and type, in ID order; the flags, protobuf's
+    defaults where the file says none; a field it does not know is skipped, as protobuf
+    readers do, so that a newer model still reads."""
+    assert tokembed.read_sentencepiece(*args) == expected
+
+
+def test_three_files_one_rule():
+    """Issue 41.2: where their inputs coincide, bpe_encode (merges), rank_encode (a
+    tiktoken file's ranks) and sp_encode (SentencePiece's scores) give one text the same
+    IDs: each joins the best-ranked pair, again and again. Here the corpus's merges, as
+    ranks and as scores (merge k scores -k), on words with no space."""
+    ranks = {token: i for i, token in enumerate(BYTES)}
+    model = {"pieces": [(token.decode("latin-1"), -float(i), 1) for i, token in
+                        enumerate(BYTES)] + [(f"<0x{b:02X}>", 0.0, 6) for b in range(256)],
+             "byte_fallback": True, "add_dummy_prefix": False,
+             "remove_extra_whitespaces": False, "escape_whitespaces": False}
+    words = sorted({word for sentence in CORPUS for word in sentence.split()})
+    assert [bpe_encode(w, MERGES) for w in words] == [
+        tokembed.rank_encode(w, ranks) for w in words] == [
+        tokembed.sp_encode(w, model) for w in words]
+    assert any(len(bpe_encode(w, MERGES)) < len(w) for w in words)  # merges did join
+
+
+def test_sentencepieces_fast_path_joins_as_its_loop_does():
+    """The views run _sp_encode, _heap_merge over one run of characters; sp_encode is
+    the loop: the same IDs on 1,000 random texts, and on Mistral's model if CI has it."""
+    rng = random.Random(4)
+    models = [SMALL, sp_model(("aa", -1.0), ("aaa", -1.0), remove_extra_whitespaces=True)]
+    mistral = os.path.join(CACHE or "", "tokenizer.model.v1")
+    if os.path.exists(mistral):  # its loop makes 2 dicts of 32,000 a call: 100 texts
+        models.append(tokembed.read_sentencepiece(mistral))
+    texts = [random_text(rng, rng.randrange(40)).encode("utf-8", "replace").decode()
+             for _ in range(1000)] + ["a" * 500, " a" * 200, "ab " * 100]
+    for model in models:
+        some = texts if len(model["pieces"]) < 1000 else texts[::10]
+        assert [tokembed._sp_encode(t, model) for t in some] == [
+            tokembed.sp_encode(t, model) for t in some]
+
+
+GOOD = sp_file(SP_BYTES)  # 4,361 bytes
+
+
+@pytest.mark.parametrize("data, message", [
+    (GOOD + b"\n\x20a", f"field 1 runs past the end: {len(GOOD) + 34:,}"),  # cut short
+    (GOOD + b"\x0f", f"wire type 7 at byte {len(GOOD) + 1:,} is no field's"),
+    (GOOD + b"\x80", f"a number runs past the end, byte {len(GOOD) + 1:,}"),
+    (sp_file(SP_BYTES + [("a", 1, 1)]), "a piece's score is no float32"),  # a varint
+    (sp_file(SP_BYTES + [("\u00ff", 0.0, 1)]).replace(b"\n\x02\xc3\xbf", b"\n\x02\xff\xfe"),
+     "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"),
+], ids=["past the end", "wire type 7", "a varint past the end", "score a varint",
+        "text not UTF-8"])
+def test_read_sentencepiece_names_a_damaged_file(data, message, tmp_path):
+    """Issue 41.5: a field that ends past the file's end, a wire type that cannot be, a
+    piece's text that is not UTF-8: one line naming the file and the problem."""
+    path = tmp_path / "tokenizer.model"
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    refuses(lambda: tokembed.read_sentencepiece(str(path)), ValueError,
+            f"{path}: is no SentencePiece model, whole: {message}")
+
+
+@pytest.mark.parametrize("settings, kind", [
+    (((3, 1), (35, 1)), "a unigram model (T5's, ALBERT's)"),  # model_type 1
+    (((35, 1),), "a unigram model (T5's, ALBERT's)"),  # no model_type: unigram
+    (((3, 2),), "a BPE model without byte fallback"),
+    (((3, 2), (35, 1), (24, 1)), "a BPE model that puts ▁ after words"),
+])
+def test_a_model_sp_encode_does_not_read_is_refused_saying_which(settings, kind):
+    """Issue 41.2: a unigram model, or one whose settings sp_encode does not follow."""
+    refuses(lambda: tokembed.read_sentencepiece(sp_file(SP_BYTES, settings)), ValueError,
+            f"is {kind}: sp_encode reads BPE models with byte fallback, as Llama 2's and "
+            "Mistral's are")
+    assert "rewrites text" in str(refuses(lambda: tokembed.read_sentencepiece(sp_file(
+        SP_BYTES, normaliser=((2, b"\x01\x02"),))), ValueError))  # an NFKC map
+
+
+@pytest.mark.parametrize("data, message", [
+    (sp_file(SP_BYTES + [("a", 0.0, 1), ("a", -1.0, 1)]), "piece 256, 'a', is listed twice"),
+    (sp_file(SP_BYTES + [("a", float("nan"), 1)]), "piece 256, 'a', scores nan"),
+    (sp_file(SP_BYTES + [("a", float("inf"), 1)]), "piece 256, 'a', scores inf"),
+    (sp_file(SP_BYTES + [("<user>", 0.0, 4)]), "piece 256, '<user>', is of type 4 (4 user-"
+     "defined, 5 unused): sp_encode knows 1, 2, 3 and 6"),
+    (sp_file(SP_BYTES[1:]), "model has no piece <0x00> for byte 0x00: byte fallback needs "
+     "all 256"),
+    (GOOD + b"\n\x10", f"is no SentencePiece model, whole: field 1 runs past the end: "
+     f"{len(GOOD) + 18:,}"),
+    (sp_file(SP_BYTES, ((3, 1), (35, 1))), "is a unigram model (T5's, ALBERT's): sp_encode "
+     "reads BPE models with byte fallback, as Llama 2's and Mistral's are"),
+], ids=["twice", "nan", "inf", "user-defined", "no byte 0x00", "cut short", "unigram"])
+def test_cli_vocab_refuses_a_model_it_cannot_encode_by_in_one_line(data, message, tmp_path,
+                                                                     capsys):
+    """Issue 41.5: a truncated model, a piece listed twice, a non-finite score: one line
+    naming the file and the problem, exit 2, nothing on standard output."""
+    path = tmp_path / "tokenizer.model"
+    path.write_bytes(data)
+    status, out, err = run_main(["--tokens", "--vocab", str(path), "hi"], capsys)
+    assert (status, out) == (2, "") and err == (
+        f"tokembed.py: error: --vocab {path}: {message}; give a tiktoken file, GPT-2's "
+        f"vocab.bpe or merges.txt, a SentencePiece .model, or a name: {NAMES}\n")
+
+
+def test_cli_tokens_shows_a_sentencepiece_models_pieces(cache, tmp_path, capsys):
+    """Issue 41.2: --vocab FILE.model, a model of one's own: ▁ pieces and <0xE1> byte
+    pieces as the lesson's rows, each byte piece naming its character; the IDs."""
+    path = tmp_path / "mine.model"
+    path.write_bytes(sp_file(SP_BYTES + [(U, 0.0, 1), ("a", 0.0, 1), (U + "a", -1.0, 1),
+                                         ("<s>", 0.0, 3)]))
+    status, out, _ = run_main(["--tokens", "--vocab", str(path), "a \u00e9"], capsys)
+    lines = out.splitlines()
+    assert status == 0 and unwrapped(lines[:3]).startswith(
+        "mine.model: 260 IDs: 256 bytes, 3 pieces, 1 special; read from")
+    at = lines.index('" a \u00e9": 4 tokens, 4 distinct')
+    assert lines[at + 1] == " a| |\u00e9"
+    rows = [tuple(re.split(r"\s{2,}", row.strip())[:2]) for row in lines[at + 3:at + 7]]
+    assert rows == [("258", U + "a"), ("256", U), ("195", "<0xC3> (of \u00e9)"),
+                    ("169", "<0xA9> (of \u00e9)")]
+    assert "token ids: [258, 256, 195, 169]" in lines
+
+
+MISTRAL = os.path.join(CACHE or "", "tokenizer.model.v1")  # .ci fetches it: mistral-common
+needs_mistral = pytest.mark.skipif(not os.path.exists(MISTRAL), reason="Mistral 7B's "
+                                   "tokenizer.model.v1: set TOKEMBED_CACHE as .ci/run does")
+
+
+@needs_mistral
+@pytest.mark.parametrize("text, pieces, ids", [  # the sentencepiece package gives these
+    ("refund my order", [U + "refund", U + "my", U + "order"], [20106, 586, 1745]),
+    ("\u1230\u120b\u121d", [U, "<0xE1>", "<0x88>", "<0xB0>", "<0xE1>", "<0x88>", "<0x8B>",
+                            "\u121d"], [28705, 228, 139, 179, 228, 139, 142, 31798]),
+])
+def test_mistral_encodes_as_sentencepiece_does(text, pieces, ids):
+    """Issue 41: Mistral 7B v0.1's model, read with the standard library."""
+    model = tokembed.read_sentencepiece(MISTRAL)
+    assert tokembed.sp_encode(text, model) == tokembed._sp_encode(text, model) == ids
+    assert [model["pieces"][i][0] for i in ids] == pieces
+
+
+@pytest.mark.parametrize("argv, steps", [
+    (["--trace"], ["  r|e|f|u|n|d", "  rank 262       u + n -> r|e|f|un|d",
+                   "  rank 292       f + un -> r|e|fun|d"]),
+    (["--trace", "--merges", "0", "ab"], ["  a|b"]),  # no merge: the bytes stay
+])
+def test_cli_trace_shows_each_join(argv, steps, capsys):
+    """Issue 41.3: a word's joins, step by step, under the corpus's merges: each pair
+    joined, its rank, the parts after; the last line the IDs that --tokens gives."""
+    status, out, _ = run_main(argv, capsys)
+    lines = out.splitlines()
+    word = argv[-1] if len(argv) > 3 else "refund"
+    merges = train_bpe(CORPUS, 0 if "0" in argv else 100)
+    assert status == 0 and lines[2:-1] == steps
+    assert lines[-1] == f"token ids: {bpe_encode(word, merges)}"
+    assert len(lines) <= 30 and max(map(tokembed._width, lines)) <= 80
+
+
+@needs_vocabularies
+def test_cli_trace_tokenization_under_o200k_base(real, capsys):
+    """Issue 41.3: tokenization under GPT-4o's vocabulary, within 30 lines and 80
+    columns; its last line is --tokens' IDs, and tiktoken's."""
+    status, out, _ = run_main(["--trace", "--vocab", "o200k_base", "tokenization"], capsys)
+    lines = out.splitlines()
+    assert status == 0 and len(lines) <= 30 and max(map(tokembed._width, lines)) <= 80
+    assert lines[-1] == "token ids: [10346, 2860]" and lines[-2].endswith("-> token|ization")
+    assert run_main(["--tokens", "--vocab", "o200k_base", "tokenization"],
+                    capsys)[1].count("token ids: [10346, 2860]") == 1
+
+
+def test_llama3_is_never_fetched_and_says_where_it_is(cache, capsys):
+    """Issue 41.1: Meta's file is behind its licence: one line says where to get it and
+    where to put it; nothing is fetched."""
+    status, out, err = run_main(["--tokens", "--vocab", "llama3", "hi"], capsys)
+    assert (status, out) == (2, "") and err == (
+        "tokembed.py: error: llama3's file is not in the cache, and tokembed never fetches "
+        "it: accept Meta's licence at https://huggingface.co/meta-llama/Meta-Llama-3-8B, "
+        f"download original/tokenizer.model, and save it as {cache}/llama3.tiktoken, or "
+        "give its path\n")
+
+
+@needs_vocabularies
+def test_llama3s_file_is_known_whatever_its_name(real, tmp_path, capsys):
+    """Issue 41.1: a file of one's own with Llama 3's SHA-256 is Llama 3, with its own
+    split, its 256 special tokens and its table at Llama 3 8B's width."""
+    import shutil
+    path = tmp_path / "tokenizer.model"
+    shutil.copy(os.path.join(CACHE, "llama3.tiktoken"), path)
+    status, out, _ = run_main(["--tokens", "--vocab", str(path), "refund my order"], capsys)
+    assert status == 0 and unwrapped(out.splitlines()[:3]) == (
+        f"llama3: 128,256 IDs: 256 bytes, 127,744 merges, 256 special; read from "
+        f"{tokembed._home(str(path))}; a table of 128,256 x 4,096 = 525,336,576 numbers")
+
+
 # --- claim: the lookup is a one-hot vector times the table ----------------------------
 
 @pytest.mark.parametrize("args, expected", valid("one_hot", [
@@ -1448,11 +1807,10 @@ ONE_HOT_VIEW = (
     "cost per token         lookup reads  one-hot x table multiplies\n"
     "6 x 4 table                       4                          24\n"
     "128,000 x 4,096 table         4,096                 524,288,000\n")
-SIGNED_ZERO = ("(-0.0 is 0.0 with a sign: round() gives it for a small negative number; "
-               "it equals 0.0, and math.fsum writes a sum of zeros 0.0)")
-MINUS_ZERO = ("(-0.00 is -0.0, 0.0 with a sign, which round() gives for a small negative "
-              "number and which equals 0.0)")
-SMALL_MINUS = "(-0.00 is a negative number too small to show in two decimals)"
+SIGNED_ZERO = "(-0.0, from round(), is 0.0 with a sign and equals it; fsum sums zeros to 0.0)"
+# issue 43.3: a note on -0.00 only where one prints, and in one line
+MINUS_ZERO = "(-0.00: -0.0, from round(), which equals 0.0)"
+SMALL_MINUS = "(-0.00: a negative number below 0.005)"
 
 
 def test_cli_one_hot(capsys):
@@ -1466,7 +1824,7 @@ def test_cli_one_hot_explains_negative_zero(capsys):
         "        one-hot x table  [0.34, 0.59, -0.09, 0.0]",
         "        row 1 by lookup  [0.34, 0.59, -0.09, -0.0]",
         "product equals lookup for every token: True"]
-    assert unwrapped(out.splitlines()[5:7]) == SIGNED_ZERO
+    assert out.splitlines()[5] == SIGNED_ZERO
 
 
 # --- claim: a real table holds about 524 million numbers -------------------------------
@@ -2359,7 +2717,8 @@ def test_params_says_what_tied_says_of_each_model(capsys):
 
 
 POSITIONS_VIEW = """\
-token ids: [1, 4, 4]; position table: 8 x 4, random (seed 43)
+token ids: [1, 4, 4]; position table: 8 x 4, random (seed 43); GPT-2 small
+  learns one of 1,024 x 768 = 786,432 numbers
 0   my       token row     [ 0.47,  0.35,  0.78, -0.83]
              + position 0  [-0.92,  0.39, -0.71, -0.07]
              = input       [-0.45,  0.74,  0.07, -0.90]
@@ -2376,7 +2735,7 @@ def test_cli_positions(capsys):
     status, out, err = run_main(["--positions", "my", "order", "order"], capsys)
     assert (status, err) == (0, "") and out.startswith(POSITIONS_VIEW)
     rest = out[len(POSITIONS_VIEW):].splitlines()
-    assert unwrapped(rest[:2]) == MINUS_ZERO and rest[2:] == [
+    assert rest[0] == MINUS_ZERO and rest[1:] == [
         "order at positions 1, 2: one token row, a different input at each: True",
         "attend on the text and on its reversal gives each token",
         "  without positions, the very same vector: True",
@@ -2636,6 +2995,19 @@ CHECKS = {  # checker: [(function, call, error, message)]
     "_ranks_file": [  # more in test_read_ranks_names_the_line_that_is_wrong
         ("read_ranks", lambda f: f(["YQ== 0", "YQ== 1"]), ValueError,
          "line 2, 'YQ== 1', ranks a token line 1 ranked"),  # two IDs for one token
+    ],
+    "_sentencepiece_file": [  # more in test_read_sentencepiece_names_a_damaged_file
+        ("read_sentencepiece", lambda f: f([1, 2]), TypeError,
+         "give a model's path, or its bytes, not [1, 2]"),
+        ("read_sentencepiece", lambda f: f(GOOD + b"\x0f"), ValueError,
+         f"is no SentencePiece model, whole: wire type 7 at byte {len(GOOD) + 1:,} is no "
+         "field's"),
+    ],
+    "_sp_model": [  # more in test_cli_vocab_refuses_a_model_it_cannot_encode_by_in_one_line
+        ("sp_encode", lambda f: f("a", {"pieces": []}), TypeError,
+         "model must be a dict as read_sentencepiece returns, not {'pieces': []}"),
+        ("sp_encode", lambda f: f("a", sp_model(("a", 0.0), ("a", -1.0))), ValueError,
+         "piece 256, 'a', is listed twice"),  # which ID would "a" be?
     ],
     "_merges_file": [  # more in test_read_merges_names_the_line_that_is_wrong
         ("read_merges", lambda f: f(["a b", "a b"]), ValueError,
@@ -2953,7 +3325,7 @@ def test_a_printed_minus_zero_is_said_truly(argv, note, capsys):
 def test_cli_table_explains_negative_zero(capsys):
     """Seed 43 rounds a small negative number to -0.0: --table says what -0.00 is."""
     status, out, _ = run_main(["--table", "--seed", "43"], capsys)
-    assert status == 0 and unwrapped(out.splitlines()[-2:]) == MINUS_ZERO
+    assert status == 0 and out.splitlines()[-1] == MINUS_ZERO
 
 
 @pytest.mark.parametrize("argv, d_model, seed", [
@@ -3534,8 +3906,9 @@ def test_check_lines_come_first_and_nothing_after_them_calls_a_checker():
     assert broken == {}
     unchecked = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)
                  and node.name in tokembed.__all__ and not tokembed._check_lines(node)}
-    # exercise's names go through _copyable, as snippet's; gpt2_bytes takes no argument
-    assert unchecked == {"exercise", "gpt2_bytes"}
+    # exercise's names go through _copyable, as snippet's; gpt2_bytes takes no argument;
+    # lesson's go to make_table, encode and lookup, which check them
+    assert unchecked == {"exercise", "gpt2_bytes", "lesson"}
 
 
 RULE = """
@@ -3779,11 +4152,11 @@ def test_a_snippet_defines_each_piece_once():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: snippet("Lookup"), "cannot copy 'Lookup' (did you mean 'lookup'?); "
-                                f"you can copy: {', '.join(COPYABLE)}"),
-    (lambda: snippet("nothing"), f"cannot copy 'nothing'; you can copy: "
-                                 f"{', '.join(COPYABLE)}"),
-    (lambda: snippet("main"), f"cannot copy 'main'; you can copy: {', '.join(COPYABLE)}"),
-    (lambda: snippet(), f"name something to copy; you can copy: {', '.join(COPYABLE)}"),
+                                "--copy with no name lists the names"),
+    (lambda: snippet("nothing"), "cannot copy 'nothing'; --copy with no name lists the "
+                                 "names"),
+    (lambda: snippet("main"), "cannot copy 'main'; --copy with no name lists the names"),
+    (lambda: snippet(), "name something to copy; --copy with no name lists the names"),
     (lambda: snippet("snippet"), "snippet reads the whole of tokembed.py, so it cannot be "
                                  "copied alone: copy the file instead"),
     (lambda: exercise("exercise"), "exercise reads the whole of tokembed.py, so it cannot "
@@ -3791,13 +4164,13 @@ def test_a_snippet_defines_each_piece_once():
     (lambda: exercise("VOCAB"), "VOCAB is a constant, so it has no body to write"),
     # Python reads a fullwidth ｄｏｔ as dot, and DOT is a capital away
     (lambda: snippet("\uff44\uff4f\uff54"), "cannot copy '\\uff44\\uff4f\\uff54' (did you "
-                                          f"mean 'dot'?); you can copy: {', '.join(COPYABLE)}"),
+                                          f"mean 'dot'?); --copy with no name lists the names"),
     (lambda: snippet("LOOKUP"), "cannot copy 'LOOKUP' (did you mean 'lookup'?); "
-                                f"you can copy: {', '.join(COPYABLE)}"),
+                                "--copy with no name lists the names"),
     (lambda: snippet("vocab"), "cannot copy 'vocab' (did you mean 'VOCAB'?); "
-                               f"you can copy: {', '.join(COPYABLE)}"),
+                               "--copy with no name lists the names"),
     (lambda: snippet("bpe_merges"), "cannot copy 'bpe_merges' (did you mean 'BPE_MERGES'?)"
-                                    f"; you can copy: {', '.join(COPYABLE)}"),
+                                    "; --copy with no name lists the names"),
 ])
 def test_snippet_names_what_can_be_copied(call, message):
     refuses(call, ValueError, message)
@@ -4098,7 +4471,20 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "d-model 4.5": (["--d-model", "4.5"], "argument --d-model: invalid int value: '4.5'"),
     "seed abc": (["--seed", "abc"], "argument --seed: invalid int value: 'abc'"),
     "unknown flag": (["--colour"], "unrecognized arguments: --colour (--help lists the "
-                     "flags)"),
+                     "flags; a text that starts with - goes after --, as in --tokens -- "
+                     "-hello)"),
+    # issue 42.14: flags as people type them
+    "flag in capitals": (["--TOKENS", "hi"], "unrecognized arguments: --TOKENS (did you "
+                         "mean --tokens? --help lists them all)"),
+    "text like a flag": (["--tokens", "-hello"], "argument -h/--help: ignored explicit "
+                         "argument 'ello' (--help lists the flags; a text that starts with "
+                         "- goes after --, as in --tokens -- -hello)"),
+    "an em dash": (["--tokens", "\u2014vocab", "gpt2", "hi"], "\u2014vocab starts with a "
+                   "dash a word processor writes, \u2014: type two hyphens, --vocab"),
+    "an en dash": (["\u2013table"], "\u2013table starts with a dash a word processor "
+                   "writes, \u2013: type two hyphens, --table"),
+    "a byte not UTF-8": (["--tokens", "caf\udce9"], "--tokens's text holds byte 0xe9 at "
+                         "position 3, which is not UTF-8: save or type the text as UTF-8"),
     # issue 33.3: a mistyped flag got "unrecognized arguments" and nothing more
     "mistyped flag": (["--tabel"], "unrecognized arguments: --tabel (did you mean --table? "
                       "--help lists them all)"),
@@ -4129,7 +4515,7 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
     "checked alone": (["--checked"], "the lesson view does not take --checked (--checked "
                       "goes with --copy)"),
     "vocab alone": (["--vocab", "vocab.bpe", "hi"], "the lesson view does not take --vocab "
-                    "(--vocab goes with --tokens)"),
+                    "(--vocab goes with --tokens or --trace)"),
     "two views": (["--table", "--one-hot"], "argument --one-hot: not allowed with "
                                             "argument --table"),
     "learn nothing": (["--learn", ""], "--learn needs at least one word to look up"),
@@ -4174,7 +4560,7 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
                       "or directory (did you mean cl100k_base?); give a vocabulary's file, or a "
                       "name: gpt2, cl100k_base, o200k_base, llama3"),
     "vocab on table": (["--table", "--vocab", "x.bpe"], "--table does not take --vocab "
-                       "(--vocab goes with --tokens)"),
+                       "(--vocab goes with --tokens or --trace)"),
     "tokens d-model 0": (["--tokens", "--d-model", "0"],
                          "argument --d-model: must be 1 to 65,536, got 0"),
     "merges -1": (["--tokens", "--merges", "-1"], "argument --merges: must be 0 or more, "
@@ -4189,7 +4575,7 @@ REFUSED_ARGV = {  # the library refuses these, in its own words, pinned above
     "dash after --": ["--", "-"], "help after --": ["--table", "--", "--help"],
     "seed -5": ["--seed", "-5"], "train seed -5": ["--train", "--seed", "-5"],
     "padding 6": ["--padding-idx", "6"], "one-hot word": ["--one-hot", "my Order"],
-    "search word": ["--search", "refund", "my", "shoe"], "copy nothing": ["--copy"],
+    "search word": ["--search", "refund", "my", "shoe"], 
     "copy near": ["--copy", "Lookup"],
     "table too wide": ["--table", "--d-model", "100", "--svg", "f.svg"],
 }
@@ -4212,7 +4598,7 @@ def test_cli_vocab_names_the_file_and_line_that_is_wrong(content, message, tmp_p
     status, out, err = run_main(["--tokens", "--vocab", str(path), "hi"], capsys)
     assert (status, out) == (2, "") and err == (
         f"tokembed.py: error: --vocab {path}: {message}; give a tiktoken file, GPT-2's "
-        f"vocab.bpe or merges.txt, or a name: {NAMES}\n")
+        f"vocab.bpe or merges.txt, a SentencePiece .model, or a name: {NAMES}\n")
 
 
 def test_cli_vocab_reads_a_merges_file_with_a_byte_order_mark(cache, tmp_path, capsys):
@@ -4565,7 +4951,7 @@ def test_out_of_memory_is_one_line(monkeypatch, capsys):
 def test_main_returns_instead_of_exiting(capsys):
     assert run_main(["--bogus"], capsys) == (
         2, "", "tokembed.py: error: unrecognized arguments: --bogus (--help lists the "
-        "flags)\n")
+        "flags; a text that starts with - goes after --, as in --tokens -- -hello)\n")
     status, out, err = run_main(["--help"], capsys)
     assert (status, err) == (0, "") and out.startswith("usage: tokembed.py [options] [VIEW]")
 

@@ -30,7 +30,7 @@ the rest.
 
 __version__ = "1.3.0"
 __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
-           "decode", "lookup", "one_hot", "vecmat", "REAL_MODELS",
+           "decode", "lookup", "lesson", "one_hot", "vecmat", "REAL_MODELS",
            "param_count", "lookup_backward", "sgd_step", "CORPUS", "dot",
            "cosine", "context_pairs", "sigmoid", "sgns_step",
            "train_embeddings", "nearest", "softmax", "attend",
@@ -41,7 +41,7 @@ __all__ = ["VOCAB", "D_MODEL", "SEED", "TEXT", "make_table", "encode",
            "token_bytes", "bpe_encode", "bpe_decode", "BPE_MERGES",
            "gpt2_bytes", "gpt2_ids", "read_merges", "read_ranks",
            "GPT2", "CL100K", "O200K", "LLAMA3", "rank_encode", "LANGUAGES",
-           "head_gradient"]
+           "read_sentencepiece", "sp_encode", "SP_FLAGS", "head_gradient"]
 
 import collections
 import math
@@ -151,6 +151,24 @@ def lookup(table, ids):
     if min(ids, default=0) < 0:  # table[-1] would quietly read the last row
         raise IndexError(f"token ID {min(ids)} is negative; IDs count from 0")
     return [list(table[i]) for i in ids]  # ID 3 is row index 3, the 4th row
+
+
+def lesson(text=TEXT, vocab=VOCAB, d_model=D_MODEL, seed=SEED):
+    """Print what the lesson prints: the text's token IDs, each token's row of
+    a random table, the table's shape.
+
+    >>> lesson("b a", ["a", "b"], 2, seed=7)
+    token ids: [1, 0]
+    b       -> row 1: [0.3, -0.86]
+    a       -> row 0: [-0.35, -0.7]
+    table shape: 2 x 2
+    """
+    table = make_table(len(vocab), d_model, seed)
+    ids = encode(text, vocab)
+    print("token ids:", ids)
+    for word, i, row in zip(text.split(), ids, lookup(table, ids)):
+        print(f"{word:7} -> row {i}: {row}")
+    print("table shape:", len(table), "x", d_model)
 
 
 # --- claim: the first arrow, made real: byte-level BPE, as in GPT-2 ----------
@@ -414,6 +432,110 @@ def rank_encode(text, ranks, pattern=GPT2):
             parts[k:k + 2] = [parts[k] + parts[k + 1]]
         ids += [ranks[part] for part in parts]
     return ids
+
+
+# --- claim: three files, one rule: join the best-ranked pair of neighbours ----
+# GPT-2's merges rank a pair by when training made it, a tiktoken file ranks
+# its tokens, and a SentencePiece model (Llama 2's, Mistral's) scores its
+# pieces: bpe_encode, rank_encode and sp_encode each join the best pair, again
+# and again. SentencePiece works on characters, a space written ▁, and spells a
+# piece it lacks in byte pieces, <0xE1>. Its file is a protobuf message.
+
+def _fields(data):
+    r"""Yield a protobuf message's fields, (number, value): a varint as an int,
+    any other as its bytes (wire type 1: 8 of them; 5: 4; 2: as a varint says).
+
+    >>> list(_fields(b"\x08\x96\x01\x12\x02hi"))  # 150 in field 1, "hi" in 2
+    [(1, 150), (2, b'hi')]
+    """
+    at = 0
+    def varint():  # 7 bits a byte, the lowest first, up to a byte below 128
+        nonlocal at
+        value, shift = 0, 0
+        while at < len(data):
+            at, shift = at + 1, shift + 7
+            value |= (data[at - 1] & 127) << shift - 7
+            if data[at - 1] < 128:
+                return value
+        raise ValueError(f"a number runs past the end, byte {len(data):,}")
+    while at < len(data):
+        number, kind = divmod(varint(), 8)  # the key: field number, wire type
+        if kind == 0:
+            yield number, varint()
+            continue
+        if kind not in (1, 2, 5):  # 3 and 4 were groups, long retired
+            raise ValueError(f"wire type {kind} at byte {at:,} is no field's")
+        size = {1: 8, 5: 4}.get(kind) or varint()
+        at += size
+        if at > len(data):  # a slice would quietly stop short
+            raise ValueError(f"field {number} runs past the end: {at:,}")
+        yield number, data[at - size:at]
+
+
+# What encoding reads of a model's settings: (message, field): its name, in
+# SentencePiece's sentencepiece_model.proto (2: the trainer's; 3: normaliser's)
+SP_FLAGS = {(2, 35): "byte_fallback", (3, 3): "add_dummy_prefix",
+            (3, 4): "remove_extra_whitespaces", (3, 5): "escape_whitespaces"}
+
+
+def read_sentencepiece(path):
+    """Read a SentencePiece model (its path, or its bytes): each piece's text,
+    score and type (1 normal, 2 unknown, 3 control, 6 a byte), and its flags.
+
+    >>> pieces = [b"\\n\\n\\n\\x06<0x%02X>\\x18\\x06" % b for b in range(256)]
+    >>> settings = b"\\x12\\x05\\x18\\x02\\x98\\x02\\x01"  # BPE, byte fallback
+    >>> model = read_sentencepiece(b"".join(pieces) + settings)
+    >>> model["pieces"][65], model["byte_fallback"]
+    (('<0x41>', 0.0, 6), True)
+    """
+    path = _sentencepiece_file(path)
+    import struct  # here, not at the top: the lesson's view reads no file
+    if not isinstance(path, bytes):  # a path: its bytes
+        with open(path, "rb") as file:
+            path = file.read()
+    model = {"pieces": [], **dict.fromkeys(SP_FLAGS.values(), True),
+             "byte_fallback": False}  # protobuf's defaults: a file says others
+    for number, value in _fields(path):
+        if number == 1:  # a piece: its text (field 1), score (2) and type (3)
+            piece = dict(_fields(value))
+            score = struct.unpack("<f", piece.get(2, bytes(4)))[0]  # a float32
+            model["pieces"].append((piece.get(1, b"").decode("utf-8"), score,
+                                    piece.get(3, 1)))
+        for field, flag in _fields(value) if number in (2, 3) else ():
+            if (number, field) in SP_FLAGS:
+                model[SP_FLAGS[number, field]] = bool(flag)
+    return model
+
+
+def sp_encode(text, model):
+    """Turn text into token IDs as SentencePiece's BPE does: a space as ▁, one
+    more in front; join the neighbours whose join scores best, till no join is
+    a piece; a part the model lacks as its bytes' pieces, <0xE1>.
+
+    >>> pieces = [(f"<0x{b:02X}>", 0.0, 6) for b in range(256)] + [
+    ...     ("\\u2581", 0.0, 1), ("a", 0.0, 1), ("\\u2581a", -1.0, 1)]
+    >>> sp_encode("a b", {"pieces": pieces, "byte_fallback": True,
+    ...     "add_dummy_prefix": True, "remove_extra_whitespaces": False,
+    ...     "escape_whitespaces": True})  # ▁a ▁ b: b is byte 0x62
+    [258, 256, 98]
+    """
+    text, model = _utf8("text", text), _sp_model(model)
+    made = {piece: (-score, i) for i, (piece, score, kind)
+            in enumerate(model["pieces"]) if kind == 1}  # text can make these
+    if model["remove_extra_whitespaces"]:  # no space at either end, none twice
+        text = " ".join(filter(None, text.split(" ")))
+    text = " " * (model["add_dummy_prefix"] and bool(text)) + text
+    if model["escape_whitespaces"]:
+        text = text.replace(" ", "\u2581")
+    parts = list(text)
+    while pairs := [(made[a + b][0], k) for k, (a, b)
+                    in enumerate(zip(parts, parts[1:])) if a + b in made]:
+        _, k = min(pairs)  # the best score (its negative is least); leftmost
+        parts[k:k + 2] = [parts[k] + parts[k + 1]]
+    byte = {piece: i for i, (piece, _, _) in enumerate(model["pieces"])}
+    return [i for part in parts for i in (
+        [made[part][1]] if part in made else  # or its bytes' pieces
+        [byte[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -911,7 +1033,7 @@ def logits(vector, table):
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
             "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab",
-            "_ranks_file", "_merges_file")
+            "_ranks_file", "_merges_file", "_sentencepiece_file", "_sp_model")
 MESSAGES = ("_shown", "_unknown", "_lines")  # what the checkers use
 _CHECKED = {}  # the id of the tuple of merges checked last: that tuple
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
@@ -1231,6 +1353,64 @@ def _merges_file(path):
     return lines
 
 
+def _sentencepiece_file(path):
+    """Return a SentencePiece model's bytes (its path's, or as given), if each
+    field is whole, and it is BPE, with byte fallback, its normaliser only
+    writing ▁."""
+    named = isinstance(path, (str, os.PathLike))
+    where = f"{os.fsdecode(path)}: " if named else ""
+    if named:
+        with open(path, "rb") as file:
+            path = file.read()
+    if not isinstance(path, bytes):
+        raise TypeError(f"give a model's path, or its bytes, not "
+                        f"{_shown(path)}")
+    try:  # each field whole; a piece's text UTF-8, its score 4 bytes
+        fields = list(_fields(path))
+        said = {(n, f): v for n, v in fields if n in (2, 3)
+                for f, v in _fields(v)}
+        for piece in (dict(_fields(v)) for n, v in fields if n == 1):
+            if not isinstance(piece.get(2, b"four"), bytes) or len(
+                    piece.get(2, b"four")) != 4:  # a float32, 4 bytes
+                raise ValueError("a piece's score is no float32")
+            piece.get(1, b"").decode("utf-8")
+    except (ValueError, TypeError) as error:  # UnicodeDecodeError too
+        raise ValueError(f"{where}is no SentencePiece model, whole: "
+                         f"{error}") from None
+    kind = {1: "a unigram model (T5's, ALBERT's)", 3: "a word model",
+            4: "a character model"}.get(said.get((2, 3), 1))  # unigram: none
+    why = kind or (" without byte fallback" if not said.get((2, 35)) else
+                   " that puts ▁ after words" if said.get((2, 24)) else
+                   " whose normaliser rewrites text" * bool(said.get((3, 2))))
+    if why:
+        raise ValueError(f"{where}is {kind or 'a BPE model' + why}: sp_encode "
+                         "reads BPE models with byte fallback, as Llama 2's "
+                         "and Mistral's are")
+    return path
+
+
+def _sp_model(model):
+    """Return model, as read_sentencepiece gives it, if sp_encode can use it: a
+    piece once, its score finite, its kind one sp_encode knows; each byte's."""
+    if not isinstance(model, dict) or not set(SP_FLAGS.values()) <= set(
+            model) or not isinstance(model.get("pieces"), list):
+        raise TypeError(f"model must be a dict as read_sentencepiece returns, "
+                        f"not {_shown(model)}")
+    texts = collections.Counter(piece for piece, _, _ in model["pieces"])
+    for k, (piece, score, kind) in enumerate(model["pieces"]):
+        why = ("is listed twice" if texts[piece] > 1 else f"scores {score}"
+               if not math.isfinite(score) else f"is of type {kind} (4 user-"
+               "defined, 5 unused): sp_encode knows 1, 2, 3 and 6" * (
+                   kind not in (1, 2, 3, 6)))
+        if why:
+            raise ValueError(f"piece {k:,}, {_shown(piece)}, {why}")
+    missing = [b for b in range(256) if f"<0x{b:02X}>" not in texts]
+    if missing:
+        raise ValueError(f"model has no piece <0x{missing[0]:02X}> for byte "
+                         f"{missing[0]:#04x}: byte fallback needs all 256")
+    return model
+
+
 def _pattern(pattern):
     """Return pattern, if split_words knows it: GPT2, CL100K, O200K or LLAMA3
     (another could match letters it writes otherwise, or drop text)."""
@@ -1370,15 +1550,13 @@ def _count(n, noun):
 
 def _explain_minus_zero(rows, product=False):
     """Say what a -0.00 the rows print is: -0.0, or a small negative (product: beside fsum)."""
-    shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]
-    zero = "-0.0, 0.0 with a sign, which round() gives for a small negative number"
+    shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]  # one line, if any
     if product and any(x == 0 for x in shown):
-        _say("(-0.0 is 0.0 with a sign: round() gives it for a small negative number; "
-             "it equals 0.0, and math.fsum writes a sum of zeros 0.0)", 1)
+        print("(-0.0, from round(), is 0.0 with a sign and equals it; fsum sums zeros to 0.0)")
     elif shown and not product:
-        kinds = [f"{zero} and which equals 0.0"] * any(x == 0 for x in shown) + [
-            "a negative number too small to show in two decimals"] * any(x < 0 for x in shown)
-        _say(f"(-0.00 is {', or '.join(kinds)})", 1)
+        print("(-0.00: " + " or ".join(["-0.0, from round(), which equals 0.0"] * any(
+            x == 0 for x in shown) + ["a negative number below 0.005"] * any(
+                x < 0 for x in shown)) + ")")
 
 
 # What a terminal cannot show, by Unicode 3.2's frozen classes: controls, formats
@@ -1424,7 +1602,7 @@ def _clip(cell, pieces=None):
     return "".join(pieces[:kept]) + "..."
 
 
-def _token(token, owner, start):
+def _token(token, owner, start, written=None):
     """Write a token's bytes for a row: whole characters as text (a space as ␣, \\n as
     typed), a part of one as its bytes, \\xe0\\xa5, and the character it is part of,
     (of ◌्) (owner: the text's character of each byte; start: the token's first's)."""
@@ -1434,7 +1612,8 @@ def _token(token, owner, start):
     cut = sorted({owner[k] for k, c in ((start, text[0]), (start + len(token) - 1, text[-1]))
                   if "\udc80" <= c <= "\udcff"}) if text else []
     marks = ["\u25cc" * unicodedata.category(c).startswith("M") for c in cut]  # ◌ं
-    return _clip(None, pieces) + "".join(f" (of {mark}{c})" for mark, c in zip(marks, cut))
+    return _clip(written or None, None if written else pieces) + "".join(
+        f" (of {mark}{c})" for mark, c in zip(marks, cut))  # written: as a model writes it
 
 
 def _say_cut(cells, cut="|"):
@@ -1502,6 +1681,25 @@ def _rank_encode(text, ranks, pattern):
             [bytes([b]) for b in whole], ranks)
         encoded[piece] = [ranks[part] for part in parts]
     return [i for piece in pieces for i in encoded[piece]]
+
+
+def _sp_encode(text, model):
+    """sp_encode, for a checked model, by _heap_merge: a text is one long run of
+    characters to SentencePiece, so the loop would take O(n^2) on every text."""
+    if id(model) not in _SP:  # the pieces text can make, and each piece's ID, once
+        _SP[id(model)] = (model, {p: -score for p, score, kind in model["pieces"] if kind == 1},
+                          {p: i for i, (p, _, _) in enumerate(model["pieces"])})
+    _, rank, ids = _SP[id(model)]
+    if model["remove_extra_whitespaces"]:
+        text = " ".join(filter(None, text.split(" ")))
+    text = " " * (model["add_dummy_prefix"] and bool(text)) + text
+    parts = _heap_merge(list(text.replace(" ", "\u2581") if model["escape_whitespaces"]
+                             else text), rank)
+    return [i for part in parts for i in ([ids[part]] if part in rank else [
+        ids[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
+
+
+_SP = {}  # id of a model: (the model, its ranks, its IDs), made once a process
 
 
 # --- text views ------------------------------------------------------------------
@@ -1889,7 +2087,9 @@ def print_positions(words, ids, table, positions, seed):
     """Print each token's input: its row plus its position's; then what order does."""
     inputs = embed(ids, table, positions)
     _say(f"token ids: {ids}; position table: {N_POSITIONS} x {len(table[0])}, "
-         f"random (seed {_seed_text(seed + 1)})", 2)
+         f"random (seed {_seed_text(seed + 1)}); GPT-2 small learns one of "
+         f"{GPT2_POSITIONS:,} x {REAL_MODELS[0][2]} = "
+         f"{param_count(GPT2_POSITIONS, REAL_MODELS[0][2]):,} numbers", 2)
     for position, (word, i, total) in enumerate(zip(words, ids, inputs)):
         _columns([(f"{position:<3} {word:7}", "token row", table[i]),
                   ("", f"+ position {position}", positions[position]),
@@ -2079,14 +2279,23 @@ def print_tokens(text, merges, table, seed, real):
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
     name, ranks, pattern, size, special, path = vocabulary
-    ids = _rank_encode(text, ranks, pattern)
-    vocab = {i: token for token, i in ranks.items() if i in set(ids)}
-    letters = gpt2_bytes()  # GPT-2 writes its tokens' bytes with these
-    unused = size - len(ranks) - special
-    _say(f"{name}: {size:,} IDs: 256 bytes, {_count(len(ranks) - 256, 'merge')}, {special} special"
-         + f" and {unused} unused" * bool(unused) + f"; read from {_home(path)}", 2)
-    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (
-        pattern == GPT2), lambda i: ("".join(letters[b] for b in vocab[i]),) * (pattern == GPT2))
+    pieces, written = ranks.get("pieces") if pattern is None else None, None
+    if pieces:  # SentencePiece's: pieces with ▁, bytes as <0xE1>, a space in front
+        ids, text = _sp_encode(text, ranks), " " * ranks["add_dummy_prefix"] + text
+        written = {i: pieces[i][0] for i in ids}
+        vocab = {i: bytes([int(p[3:5], 16)]) if kind == 6 else p.replace("\u2581", " ").encode()
+                 for i, (p, _, kind) in ((i, pieces[i]) for i in ids)}
+    else:
+        ids = _rank_encode(text, ranks, pattern)
+        vocab = {i: token for token, i in ranks.items() if i in set(ids)}
+    letters, width = gpt2_bytes(), REAL_MODELS[2][2]  # GPT-2's letters; Llama 3 8B's d_model
+    unused, made = size - (len(pieces or ranks)) - special * bool(pieces is None), len(
+        pieces or ranks) - 256 - special * bool(pieces)
+    _say(f"{name}: {size:,} IDs: 256 bytes, {made:,} {'pieces' if pieces else 'merges'}, "
+         f"{special} special" + f" and {unused} unused" * bool(unused) + f"; read from "
+         f"{_home(path)}; a table of {size:,} x {width:,} = {size * width:,} numbers", 2)
+    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (pattern == GPT2), lambda i: (
+        "".join(letters[b] for b in vocab[i]),) * (pattern == GPT2), written)
     if "<|" in text and "|>" in text:  # as <|endoftext|>: ordinary text, here
         _say("a special token typed as text is ordinary tokens: its ID comes only from code",
              2)
@@ -2104,9 +2313,10 @@ def _counts(text, merges, cached):
                                               for name in VOCABULARIES]
 
 
-def _print_cut(text, ids, vocab, heads, more):
-    """Print the text cut into its tokens with |, then a row for each distinct token
-    (more(i) adds to it) up to TOKEN_ROWS, and every ID; return the IDs it shows."""
+def _print_cut(text, ids, vocab, heads, more, written=None):
+    """Print the text cut into its tokens with |, then a row for each distinct token (as
+    written says, if given; more(i) adds to it) up to TOKEN_ROWS, and every ID; return
+    the IDs it shows."""
     counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
     for i in ids:  # a token can end inside a character: hold it till one ends
         held.append(vocab[i])
@@ -2123,12 +2333,56 @@ def _print_cut(text, ids, vocab, heads, more):
     _newer(text)
     owner, shown = [c for c in text for _ in c.encode("utf-8")], list(counts)[:TOKEN_ROWS]
     _columns([("id", "token", "times") + heads] + [
-        (str(i), _token(vocab[i], owner, first[i]), str(counts[i]), *map(_clip, more(i)))
+        (str(i), _token(vocab[i], owner, first[i], (written or {}).get(i)), str(counts[i]),
+         *map(_clip, more(i)))
         for i in shown], right=(0, 2), wrap=3 if heads[1:] else None)  # numbers wrap
     if len(counts) > len(shown):
         print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
     _say(f"token ids: {ids}", 12)
     return shown
+
+
+def _read_trace(words, args):
+    """Read --trace: a word (refund by default), and what joins its pieces: the corpus's
+    merges, or --vocab's ranks or scores."""
+    word = _typed(["refund"] if words is None else words, "--trace")
+    real = None if args["vocab"] is None else _vocabulary(args["vocab"])
+    return word, _merges_of(args), real
+
+
+@_view("--trace", ("TEXT", "--merges", "--vocab"), "show TEXT becoming its tokens, a join "
+       "at a time: each pair joined, its rank (or score), the parts after", _read_trace,
+       ("", "lately --merges 30", "tokenization"))
+def print_trace(word, merges, real):
+    """Print each piece's join after join, as the lesson's loops make them, then its IDs."""
+    name, ranks, pattern = real[:3] if real else ("the corpus's merges", {
+        token: i for i, token in enumerate(token_bytes(merges))}, GPT2)
+    score = pattern is None  # SentencePiece's: the best score, the text one run
+    rank = {p: -s for p, s, kind in ranks["pieces"] if kind == 1} if score else ranks
+    pieces = [" " * ranks["add_dummy_prefix"] + word.replace(" ", "\u2581")] if score else [
+        piece.encode("utf-8") for piece in split_words(word, pattern)]
+    _say(f"{_quoted(word)} under {name}: {_count(len(pieces), 'piece')}, each joined from its "
+         f"{'characters' if score else 'bytes'}, the pair of the best "
+         f"{'score' if score else 'rank'} first", 2)
+    for piece in pieces:
+        parts = list(piece.replace(" ", "\u2581")) if score else [bytes([b]) for b in piece]
+        print("  " + "|".join(map(_shown_part, parts)))
+        while pairs := [(rank[a + b], k) for k, (a, b) in enumerate(zip(parts, parts[1:]))
+                        if a + b in rank]:
+            best, k = min(pairs)
+            _say(f"  {'score' if score else 'rank'} {-best if score else best:<9,}"
+                 f" {_shown_part(parts[k])} + {_shown_part(parts[k + 1])} -> "
+                 + "|".join(map(_shown_part, parts[:k] + [parts[k] + parts[k + 1]] + parts[
+                     k + 2:])), 4)
+            parts[k:k + 2] = [parts[k] + parts[k + 1]]
+    _say(f"token ids: {_sp_encode(word, ranks) if score else _rank_encode(word, ranks, pattern)}",
+         12)
+
+
+def _shown_part(part):
+    """Write a part of a trace: text as text, a space ␣, a stray byte \\xe0."""
+    return (part.decode("utf-8", "backslashreplace") if isinstance(part, bytes) else part
+            ).replace(" ", "\u2423")
 
 
 def _read_bpe(words, args):
@@ -2519,7 +2773,9 @@ def snippet(*names, checked=False):
     if checked:  # the door checks: what the names call takes what it let in
         pieces.update((name, _pieces(checked=True)[name]) for name in names)
     needed = _reach(names, pieces)
-    return _snippet_header(names, about, needed) + _joined(needed, pieces)
+    return _snippet_header(names, about, needed) + _joined(needed, pieces) + (
+        '\n\nif __name__ == "__main__":  # python3 FILE prints the lesson\n'
+        '    lesson()\n') * ("lesson" in names)
 
 
 def exercise(*names):
@@ -2597,7 +2853,7 @@ def _copyable(names):
         close = [lowered[name] for name in difflib.get_close_matches(plain, lowered, n=1)]
         problem = (f"cannot copy {_shown(unknown[0])}" if unknown else "name something to copy")
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise ValueError(f"{problem}{hint}; you can copy: {', '.join(alone)}")
+        raise ValueError(f"{problem}{hint}; --copy with no name lists the names")
     return names
 
 
@@ -2769,7 +3025,11 @@ def _snippet_header(names, about, needed):
 
 
 def _read_names(words, args):
-    """Read --copy's or --exercise's names and build their source."""
+    """Read --copy's or --exercise's names and build their source; none: list them."""
+    if not words:
+        import textwrap  # here, not at the top: only this list needs it
+        return (textwrap.fill("you can copy: " + ", ".join(
+            n for n in __all__ if n not in _UNCOPYABLE), WIDTH) + "\n",)
     if args["view"] == "--exercise":
         return (exercise(*words or []),)
     return (snippet(*words or [], checked=bool(args["checked"])),)
@@ -2797,12 +3057,14 @@ OPTIONS = {
     "--checked": (None, "with --copy: keep each function's input checks"),
     "--merges": ("N", f"with --tokens and --bpe: the merges BPE learns (default: "
                       f"{BPE_MERGES}); it stops early when no pair is left"),
-    "--vocab": ("VOCAB", "with --tokens: a real vocabulary, gpt2, cl100k_base (GPT-4) or "
-                         "o200k_base (GPT-4o), kept in $TOKEMBED_CACHE or ~/.cache/tokembed; "
-                         "its first use fetches it from https://openaipublic.blob.core."
-                         "windows.net, tiktoken's URL, checked by tiktoken's SHA-256: the one "
-                         "download tokembed makes. Or a FILE: a .tiktoken file, GPT-2's "
-                         "vocab.bpe or Hugging Face's merges.txt"),
+    "--vocab": ("VOCAB", "with --tokens, --trace: a real vocabulary, gpt2, cl100k_base "
+                         "(GPT-4), o200k_base (GPT-4o) or llama3, kept in $TOKEMBED_CACHE or "
+                         "~/.cache/tokembed; the first use of OpenAI's fetches it from "
+                         "https://openaipublic.blob.core.windows.net, tiktoken's URL, checked by "
+                         "tiktoken's SHA-256: the one download tokembed makes (Llama 3's, "
+                         "behind Meta's licence, it never fetches). Or a FILE: a .tiktoken "
+                         "file, GPT-2's vocab.bpe, Hugging Face's merges.txt, or a SentencePiece "
+                         "BPE .model (Llama 2's, Mistral's)"),
 }
 
 
@@ -2896,6 +3158,11 @@ def _parse(argv):
     text = []
     if "--" in argv:  # after --, every word is text, even one that looks like a flag
         argv, text = argv[:argv.index("--")], argv[argv.index("--") + 1:]
+    dashed = [a for a in argv if a[:1] in "\u2013\u2014" and "--" + a.lstrip(
+        "\u2013\u2014-") in _flags()]  # as word processors write --
+    for word in dashed[:1]:
+        raise ValueError(f"{word} starts with a dash a word processor writes, "
+                         f"{word[0]}: type two hyphens, --{word.lstrip(chr(8211) + chr(8212) + '-')}")
     if not argv:  # the lesson's view: skip argparse, which doubles the start-up time
         return {"view": None, "words": [], "text": text, "version": None,
                 **{_dest(flag): None for flag in OPTIONS}}
@@ -2951,13 +3218,20 @@ def _parser():
 
 
 def _nearest(message):
-    """Name the flag nearest to the first one argparse did not know, as people mistype."""
+    """Name the flag nearest to the first one argparse did not know, as people mistype
+    (--tabel, --TOKENS); else say where a text that starts with - goes."""
     import difflib  # here, not at the top: only this mistake needs it
     typed = message.partition("unrecognized arguments: ")[2].split(" ")[0]
-    flags = [flag for flag in [*OPTIONS, *VIEWS, "--help", "--version"] if flag]
-    near = difflib.get_close_matches("--" + typed.lstrip("-"), flags, n=1, cutoff=0.6)
-    return f" (did you mean {near[0]}? --help lists them all)" if typed.startswith(
-        "-") and near else " (--help lists the flags)" * typed.startswith("-")
+    near = difflib.get_close_matches("--" + typed.lstrip("-").lower(), _flags(), n=1,
+                                     cutoff=0.6)
+    if typed.startswith("-") and near:
+        return f" (did you mean {near[0]}? --help lists them all)"
+    return " (--help lists the flags; a text that starts with - goes after --, as in " \
+        "--tokens -- -hello)" * (typed.startswith("-") or "explicit argument" in message)
+
+
+def _flags():
+    return [flag for flag in [*OPTIONS, *VIEWS, "--help", "--version"] if flag]
 
 
 def _wrapped(text, width, indent=2):
@@ -3184,8 +3458,10 @@ VOCABULARIES = {
 }
 GATED = ("accept Meta's licence at https://huggingface.co/meta-llama/Meta-Llama-3-8B, "
          "download original/tokenizer.model")  # Llama 3's file: where, once asked for
-# GPT-2's merges, as ranks, are r50k_base.tiktoken (openai-whisper's gpt2.tiktoken)
-TABLES = {"306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": "gpt2"}
+# GPT-2's merges, as ranks, are r50k_base.tiktoken (openai-whisper's gpt2.tiktoken);
+# Mistral 7B v0.1's tokenizer.model.v1, as PyPI's mistral-common 1.13.1 ships it
+TABLES = {"306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930": "gpt2",
+          "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055": "Mistral 7B"}
 FETCH_SECONDS = 120  # the whole fetch: 3.6 MB at 30 kB/s, a crowded classroom's share
 _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
@@ -3203,12 +3479,13 @@ def _vocabulary(vocab):
             fix = (f"remove it, and --tokens --vocab {vocab} fetches it again" if
                    VOCABULARIES[vocab].url else f"put {VOCABULARIES[vocab].model}'s there")
             raise ValueError(f"{_short(path)} is damaged, not {vocab}'s file: {fix}")
-        size, special = (VOCABULARIES[name].size, VOCABULARIES[name].special) if name else (
-            len(ranks), 0)
-        label = name or f"{os.path.basename(path)}, split as " + (
-            "gpt2" if split == GPT2 else "cl100k_base") + " is"
-        _READ[vocab] = (label, ranks, VOCABULARIES[name].pattern if name else split,
-                        size, special, path)
+        size, special = (VOCABULARIES[name].size, VOCABULARIES[name].special) if (
+            name in VOCABULARIES) else (len(ranks), 0) if split else (len(ranks["pieces"]), sum(
+                kind in (2, 3) for _, _, kind in ranks["pieces"]))  # SentencePiece's
+        label = name or os.path.basename(path) + (", split as " + (
+            "gpt2" if split == GPT2 else "cl100k_base") + " is" if split else "")
+        _READ[vocab] = (label, ranks, VOCABULARIES[name].pattern if name in VOCABULARIES
+                        else split, size, special, path)
     return _READ[vocab]
 
 
@@ -3216,10 +3493,17 @@ def _table(data, path):
     """Parse a vocabulary file's bytes (a known file's at once, any other's proven line
     by line): its table's name, or None; its ranks; the split an unknown one gets."""
     import base64  # here, not at the top: only --vocab needs it
-    name, advice = _named(data), ("give a tiktoken file, GPT-2's vocab.bpe or merges.txt, "
-                                  f"or a name: {', '.join(VOCABULARIES)}")
+    name, advice = _named(data), ("give a tiktoken file, GPT-2's vocab.bpe or merges.txt, a "
+                                  f"SentencePiece .model, or a name: {', '.join(VOCABULARIES)}")
     try:
         lines = data.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as error:  # or SentencePiece's: a protobuf, a piece first
+        line, lines = data.count(b"\n", 0, error.start) + 1, None
+    if lines is None and data[:1] != b"\n":
+        raise ValueError(f"--vocab {_short(path)}: line {line} is not UTF-8; {advice}")
+    try:
+        if lines is None:
+            return name, _sp_model(read_sentencepiece(data)), None
         first = next(filter(None, lines), "")  # a tiktoken file's: a token, a rank
         merged = first.startswith("#version") or not first.rpartition(" ")[2].isdigit()
         if merged:  # GPT-2's merges: merge k makes token 256 + k
@@ -3229,10 +3513,6 @@ def _table(data, path):
             ranks = {base64.b64decode(token): int(rank) for token, rank in map(
                 str.split, filter(None, lines))} if name else read_ranks(lines)
         _ranks(ranks)  # each byte a token
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise ValueError(f"--vocab {_short(path)}: line {line} is not UTF-8; {advice}"
-                         ) from None
     except ValueError as error:
         raise ValueError(f"--vocab {_short(path)}: {error}; {advice}") from None
     if name is None:  # known by its ranks, written as tiktoken writes them
@@ -3328,7 +3608,7 @@ def _fetch(name, path):
     hash, within FETCH_SECONDS; say so, or say in one line how to fetch it by hand."""
     if VOCABULARIES[name].url is None:
         raise ValueError(f"{name}'s file is not in the cache, and tokembed never fetches "
-                         f"it: {GATED}, and save it as {_home(path)}, or give its path")
+                         f"it: {GATED}, and save it as {_short(path)}, or give its path")
     import hashlib, http.client, time, urllib.request  # only a fetch needs them
     url, folder, data = OPENAI + VOCABULARIES[name].url, os.path.dirname(path), b""
     try:
