@@ -522,12 +522,7 @@ def sp_encode(text, model):
     text, model = _utf8("text", text), _sp_model(model)
     made = {piece: (-score, i) for i, (piece, score, kind)
             in enumerate(model["pieces"]) if kind == 1}  # text can make these
-    if model["remove_extra_whitespaces"]:  # no space at either end, none twice
-        text = " ".join(filter(None, text.split(" ")))
-    text = " " * (model["add_dummy_prefix"] and bool(text)) + text
-    if model["escape_whitespaces"]:
-        text = text.replace(" ", "\u2581")
-    parts = list(text)
+    parts = list(_sp_text(text, model))
     while pairs := [(made[a + b][0], k) for k, (a, b)
                     in enumerate(zip(parts, parts[1:])) if a + b in made]:
         _, k = min(pairs)  # the best score (its negative is least); leftmost
@@ -536,6 +531,15 @@ def sp_encode(text, model):
     return [i for part in parts for i in (
         [made[part][1]] if part in made else  # or its bytes' pieces
         [byte[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
+
+
+def _sp_text(text, model):
+    """Write text as SentencePiece's normaliser does, as model's flags say: no
+    space twice nor at either end, one space in front, each space as ▁."""
+    if model["remove_extra_whitespaces"]:
+        text = " ".join(filter(None, text.split(" ")))
+    text = " " * (model["add_dummy_prefix"] and bool(text)) + text
+    return text.replace(" ", "\u2581") if model["escape_whitespaces"] else text
 
 
 # --- claim: the lookup is a one-hot vector times the table -------------------
@@ -1636,6 +1640,35 @@ def _newer(text):
              f"{unicodedata.unidata_version}: it is split as one unknown", 2)
 
 
+def _print_cut(text, ids, vocab, heads, more, written=None):
+    """Print the text cut into its tokens with |, then a row for each distinct token (as
+    written says, if given; more(i) adds to it) up to TOKEN_ROWS, and every ID; return
+    the IDs it shows."""
+    counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
+    for i in ids:  # a token can end inside a character: hold it till one ends
+        held.append(vocab[i])
+        first.setdefault(i, at)  # where the token's first bytes are in the text's
+        at += len(vocab[i])
+        try:
+            cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
+            held = []
+        except UnicodeDecodeError:
+            pass
+    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
+    if cells:  # "" has none
+        _say_cut(cells)
+    _newer(text)
+    owner, shown = [c for c in text for _ in c.encode("utf-8")], list(counts)[:TOKEN_ROWS]
+    _columns([("id", "token", "times") + heads] + [
+        (str(i), _token(vocab[i], owner, first[i], (written or {}).get(i)), str(counts[i]),
+         *map(_clip, more(i)))
+        for i in shown], right=(0, 2), wrap=3 if heads[1:] else None)  # numbers wrap
+    if len(counts) > len(shown):
+        print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
+    _say(f"token ids: {ids}", 12)
+    return shown
+
+
 def _seed_text(seed):
     """Write a seed for a view's line, a long one cut short so that lines fit."""
     digits = str(seed)
@@ -1690,13 +1723,20 @@ def _sp_encode(text, model):
         _SP[id(model)] = (model, {p: -score for p, score, kind in model["pieces"] if kind == 1},
                           {p: i for i, (p, _, _) in enumerate(model["pieces"])})
     _, rank, ids = _SP[id(model)]
-    if model["remove_extra_whitespaces"]:
-        text = " ".join(filter(None, text.split(" ")))
-    text = " " * (model["add_dummy_prefix"] and bool(text)) + text
-    parts = _heap_merge(list(text.replace(" ", "\u2581") if model["escape_whitespaces"]
-                             else text), rank)
-    return [i for part in parts for i in ([ids[part]] if part in rank else [
-        ids[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
+    return [i for part in _heap_merge(list(_sp_text(text, model)), rank) for i in (
+        [ids[part]] if part in rank else [ids[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
+
+
+def _encoded(text, table, pattern):
+    """Encode text by a real vocabulary's fast path: the text as its tokens' bytes spell
+    it, the IDs, each one's bytes, and how a SentencePiece model writes each (or None)."""
+    if pattern is not None:  # ranks, tiktoken's kind
+        ids = _rank_encode(text, table, pattern)
+        return text, ids, {i: token for token, i in table.items() if i in set(ids)}, None
+    ids, pieces = _sp_encode(text, table), table["pieces"]  # pieces with ▁, <0xE1>
+    return _sp_text(text, table).replace("\u2581", " "), ids, {i: bytes([int(
+        pieces[i][0][3:5], 16)]) if pieces[i][2] == 6 else pieces[i][0].replace(
+            "\u2581", " ").encode() for i in ids}, {i: pieces[i][0] for i in ids}
 
 
 _SP = {}  # id of a model: (the model, its ranks, its IDs), made once a process
@@ -1794,6 +1834,14 @@ def _merges_of(args):
 def _seen(merges):
     """List the token IDs the corpus looks up, in its order."""
     return [i for sentence in CORPUS for i in bpe_encode(sentence, merges)]
+
+
+def _counts(text, merges, cached):
+    """Count the text's tokens: under the corpus's merges, then each real vocabulary's
+    in the cache, or None."""
+    return [len(bpe_encode(text, merges))] + [len(_rank_encode(text, *cached[name]))
+                                              if isinstance(cached.get(name), tuple) else None
+                                              for name in VOCABULARIES]
 
 
 def _d_model(args):
@@ -2231,8 +2279,7 @@ def _padded(batch, masks, table, positions, alone, masked, from_mask):
 
 
 def _read_tokens(words, args):
-    """Read --tokens: the text, spaces kept; CORPUS's merges, and a random table or a
-    real vocabulary (--vocab)."""
+    """Read --tokens: the text; CORPUS's merges; a random table, or --vocab's."""
     text, merges = _typed(words, "--tokens"), _merges_of(args)
     moot = [flag for flag in ("--seed", "--d-model") if args[_dest(flag)] is not None]
     if moot and args["vocab"] is not None:
@@ -2241,17 +2288,16 @@ def _read_tokens(words, args):
         return text, merges, None, None, (_vocabulary(args["vocab"]), _cached_ones())
     seed, d_model, rows = _seed_of(args), _d_model(args), 256 + len(merges)
     tokens = len(bpe_encode(text, merges)) + len(bpe_encode(" " + text, merges))
-    _within("--tokens", (rows + tokens) * d_model, f"a table of {rows} rows, and "
-            f"{tokens:,} tokens to show, x {d_model:,} numbers",
-            "a shorter text, fewer --merges")
+    _within("--tokens", (rows + tokens) * d_model, f"a table of {rows} rows, and {tokens:,} "
+            f"tokens to show, x {d_model:,} numbers", "a shorter text, fewer --merges")
     return text, merges, make_table(rows, d_model, seed), seed, None
 
 
-@_view("--tokens", ("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT "
-       "into byte-level BPE tokens learned from CORPUS, or a real vocabulary's (--vocab); "
-       "show their bytes and rows", _read_tokens, ("", "refund my parcel --merges 50",
-                                                  "monsoon rain 42 times --d-model 2",
-                                                  "river --merges 0"))  # as bash splits
+@_view("--tokens", ("TEXT", "--merges", "--seed", "--d-model", "--vocab"), "split TEXT into "
+       "byte-level BPE tokens learned from CORPUS, or a real vocabulary's (--vocab); show "
+       "each as text, with its bytes and row", _read_tokens, ("", "refund my parcel --merges "
+                                                             "50", "monsoon rain 42 times "
+                                                             "--d-model 2", "river --merges 0"))
 def print_tokens(text, merges, table, seed, real):
     """Print the text cut into BPE tokens; each distinct one's bytes and row; the IDs."""
     if real is not None:
@@ -2265,81 +2311,33 @@ def print_tokens(text, merges, table, seed, real):
                        lambda i: (table[i], _count(seen[i], "time") if seen[i] else "never"))
     _explain_minus_zero([table[i] for i in shown])
     twin = bpe_encode(text[1:] if text.startswith(" ") else " " + text, merges)
-    _say(("without its first space" if text.startswith(" ") else "with a space before it, "
-          "as inside a sentence") + (f": {twin}" if len(str(twin)) < 30 else
-                                     f": {_count(len(twin), 'token')}"), 2)
+    twin = twin if len(str(twin)) < 30 else _count(len(twin), "token")  # or how many
+    _say(("without its first space" if text.startswith(" ") else "with a space before it, as "
+          "inside a sentence") + f": {twin}", 2)
     found = [vocab[i] for i in dict.fromkeys(ids) if not seen[i]]
-    _say(f"the corpus never looks up {len(found)} of these rows, so an untied "
-         f"table's training never moves {'it' if len(found) == 1 else 'them'}: "
-         f"{', '.join(map(repr, found[:5]))}" + ", ..." * (len(found) > 5)
-         + " (--bpe says more)" if found else "the corpus looks up every one of "
-         "these rows (--bpe shows the rows it never does)", 2)
+    _say(f"the corpus never looks up {len(found)} of these rows, so an untied table's training "
+         f"never moves {'it' if len(found) == 1 else 'them'}: {', '.join(map(repr, found[:5]))}"
+         + ", ..." * (len(found) > 5) + " (--bpe says more)" if found else "the corpus looks up "
+         "every one of these rows (--bpe shows the rows it never does)", 2)
 
 
 def _print_real(text, merges, vocabulary, cached):
     """Print a real vocabulary's tokens of the text, then what each vocabulary takes."""
-    name, ranks, pattern, size, special, path = vocabulary
-    pieces, written = ranks.get("pieces") if pattern is None else None, None
-    if pieces:  # SentencePiece's: pieces with ▁, bytes as <0xE1>, a space in front
-        ids, text = _sp_encode(text, ranks), " " * ranks["add_dummy_prefix"] + text
-        written = {i: pieces[i][0] for i in ids}
-        vocab = {i: bytes([int(p[3:5], 16)]) if kind == 6 else p.replace("\u2581", " ").encode()
-                 for i, (p, _, kind) in ((i, pieces[i]) for i in ids)}
-    else:
-        ids = _rank_encode(text, ranks, pattern)
-        vocab = {i: token for token, i in ranks.items() if i in set(ids)}
-    letters, width = gpt2_bytes(), REAL_MODELS[2][2]  # GPT-2's letters; Llama 3 8B's d_model
-    unused, made = size - (len(pieces or ranks)) - special * bool(pieces is None), len(
-        pieces or ranks) - 256 - special * bool(pieces)
-    _say(f"{name}: {size:,} IDs: 256 bytes, {made:,} {'pieces' if pieces else 'merges'}, "
-         f"{special} special" + f" and {unused} unused" * bool(unused) + f"; read from "
-         f"{_home(path)}; a table of {size:,} x {width:,} = {size * width:,} numbers", 2)
-    _print_cut(text, ids, vocab, ("as GPT-2 writes it",) * (pattern == GPT2), lambda i: (
+    name, table, pattern, size, special, path = vocabulary
+    seen, ids, vocab, written = _encoded(text, table, pattern)
+    unused, letters = 0 if written else size - len(table) - special, gpt2_bytes()
+    _say(f"{name}: {size:,} IDs: 256 bytes, {size - 256 - special - unused:,} "
+         f"{'pieces' if written else 'merges'}, {special} special" + f" and {unused} unused"
+         * bool(unused) + f"; read from {_home(path)}; a table of {size:,} x "
+         f"{REAL_MODELS[2][2]:,} = {size * REAL_MODELS[2][2]:,} numbers", 2)  # Llama 3 8B's
+    _print_cut(seen, ids, vocab, ("as GPT-2 writes it",) * (pattern == GPT2), lambda i: (
         "".join(letters[b] for b in vocab[i]),) * (pattern == GPT2), written)
     if "<|" in text and "|>" in text:  # as <|endoftext|>: ordinary text, here
-        _say("a special token typed as text is ordinary tokens: its ID comes only from code",
-             2)
-    names = [f"the corpus's {len(merges)} merges", *VOCABULARIES]
+        _say("a special token typed as text is ordinary tokens: its ID comes only from code", 2)
     _say("this text in tokens: " + ", ".join(
-        f"{n:,} under {other}" if n is not None else f"{other} not downloaded"
-        for other, n in zip(names, _counts(text, merges, cached))), 2)
-
-
-def _counts(text, merges, cached):
-    """Count the text's tokens: under the corpus's merges, then each real vocabulary's
-    in the cache, or None."""
-    return [len(bpe_encode(text, merges))] + [len(_rank_encode(text, *cached[name]))
-                                              if isinstance(cached.get(name), tuple) else None
-                                              for name in VOCABULARIES]
-
-
-def _print_cut(text, ids, vocab, heads, more, written=None):
-    """Print the text cut into its tokens with |, then a row for each distinct token (as
-    written says, if given; more(i) adds to it) up to TOKEN_ROWS, and every ID; return
-    the IDs it shows."""
-    counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
-    for i in ids:  # a token can end inside a character: hold it till one ends
-        held.append(vocab[i])
-        first.setdefault(i, at)  # where the token's first bytes are in the text's
-        at += len(vocab[i])
-        try:
-            cells.append(_escaped(b"".join(held).decode("utf-8"), "|\\"))
-            held = []
-        except UnicodeDecodeError:
-            pass
-    _say(f"{_quoted(text)}: {_count(len(ids), 'token')}, {len(counts):,} distinct", 2)
-    if cells:  # "" has none
-        _say_cut(cells)
-    _newer(text)
-    owner, shown = [c for c in text for _ in c.encode("utf-8")], list(counts)[:TOKEN_ROWS]
-    _columns([("id", "token", "times") + heads] + [
-        (str(i), _token(vocab[i], owner, first[i], (written or {}).get(i)), str(counts[i]),
-         *map(_clip, more(i)))
-        for i in shown], right=(0, 2), wrap=3 if heads[1:] else None)  # numbers wrap
-    if len(counts) > len(shown):
-        print(f"... and {len(counts) - len(shown):,} more distinct tokens, each a row too")
-    _say(f"token ids: {ids}", 12)
-    return shown
+        f"{n:,} under {other}" if n is not None else f"{other} not downloaded" for other, n
+        in zip([f"the corpus's {len(merges)} merges", *VOCABULARIES],
+               _counts(text, merges, cached))), 2)
 
 
 def _read_trace(words, args):
@@ -2354,29 +2352,28 @@ def _read_trace(words, args):
        "at a time: each pair joined, its rank (or score), the parts after", _read_trace,
        ("", "lately --merges 30", "tokenization"))
 def print_trace(word, merges, real):
-    """Print each piece's join after join, as the lesson's loops make them, then its IDs."""
-    name, ranks, pattern = real[:3] if real else ("the corpus's merges", {
+    """Print each piece's joins, as the lesson's loops make them, then its tokens."""
+    name, table, pattern = real[:3] if real else ("the corpus's merges", {
         token: i for i, token in enumerate(token_bytes(merges))}, GPT2)
     score = pattern is None  # SentencePiece's: the best score, the text one run
-    rank = {p: -s for p, s, kind in ranks["pieces"] if kind == 1} if score else ranks
-    pieces = [" " * ranks["add_dummy_prefix"] + word.replace(" ", "\u2581")] if score else [
+    rank = {p: -s for p, s, kind in table["pieces"] if kind == 1} if score else table
+    pieces = [_sp_text(word, table)] if score else [
         piece.encode("utf-8") for piece in split_words(word, pattern)]
     _say(f"{_quoted(word)} under {name}: {_count(len(pieces), 'piece')}, each joined from its "
          f"{'characters' if score else 'bytes'}, the pair of the best "
          f"{'score' if score else 'rank'} first", 2)
-    for piece in pieces:
-        parts = list(piece.replace(" ", "\u2581")) if score else [bytes([b]) for b in piece]
+    for parts in (list(piece) if score else [bytes([b]) for b in piece] for piece in pieces):
         print("  " + "|".join(map(_shown_part, parts)))
         while pairs := [(rank[a + b], k) for k, (a, b) in enumerate(zip(parts, parts[1:]))
                         if a + b in rank]:
             best, k = min(pairs)
-            _say(f"  {'score' if score else 'rank'} {-best if score else best:<9,}"
-                 f" {_shown_part(parts[k])} + {_shown_part(parts[k + 1])} -> "
-                 + "|".join(map(_shown_part, parts[:k] + [parts[k] + parts[k + 1]] + parts[
-                     k + 2:])), 4)
-            parts[k:k + 2] = [parts[k] + parts[k + 1]]
-    _say(f"token ids: {_sp_encode(word, ranks) if score else _rank_encode(word, ranks, pattern)}",
-         12)
+            joined = parts[:k] + [parts[k] + parts[k + 1]] + parts[k + 2:]
+            _say(f"  {'score' if score else 'rank'} {-best if score else best:<9,} "
+                 f"{_shown_part(parts[k])} + {_shown_part(parts[k + 1])} -> "
+                 + "|".join(map(_shown_part, joined)), 4)
+            parts[:] = joined
+    seen, ids, vocab, written = _encoded(word, table, pattern)
+    _print_cut(seen, ids, vocab, (), lambda i: (), written)
 
 
 def _shown_part(part):
@@ -3158,11 +3155,11 @@ def _parse(argv):
     text = []
     if "--" in argv:  # after --, every word is text, even one that looks like a flag
         argv, text = argv[:argv.index("--")], argv[argv.index("--") + 1:]
-    dashed = [a for a in argv if a[:1] in "\u2013\u2014" and "--" + a.lstrip(
-        "\u2013\u2014-") in _flags()]  # as word processors write --
-    for word in dashed[:1]:
-        raise ValueError(f"{word} starts with a dash a word processor writes, "
-                         f"{word[0]}: type two hyphens, --{word.lstrip(chr(8211) + chr(8212) + '-')}")
+    dashes = "\u2013\u2014"  # as word processors write --
+    for word in [arg for arg in argv if arg[:1] in dashes and "--" + arg.lstrip(
+            dashes + "-") in _flags()][:1]:
+        raise ValueError(f"{word} starts with a dash a word processor writes, {word[0]}: "
+                         f"type two hyphens, --{word.lstrip(dashes + '-')}")
     if not argv:  # the lesson's view: skip argparse, which doubles the start-up time
         return {"view": None, "words": [], "text": text, "version": None,
                 **{_dest(flag): None for flag in OPTIONS}}
