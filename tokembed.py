@@ -180,9 +180,9 @@ BPE_MERGES = 100  # the lesson's size: GPT-2 learned 50,000
 WHITE_SPACE = frozenset(  # \s, as the regex module has it: PropList.txt's
     "\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000"
     + "".join(map(chr, range(0x2000, 0x200B))))
-CLASSES = {  # re has no \p{L}: a character is a letter of its class, \p{..} these
-    "Lu": "ASDMTLVRE", "Lt": "B", "Ll": "asdmtlvre\u017f", "Lm": "c", "Lo": "o",
-    "L": "AaBcoSDMTLVREsdmtlvre\u017f", "M": "k", "N": "0"}
+CLASSES = {  # re has no \p{L}: a character is its class's letter, \p{..} these
+    "Lu": "ASDMTLVRE", "Lt": "B", "Ll": "asdmtlvre\u017f", "Lm": "c",
+    "Lo": "o", "L": "AaBcoSDMTLVREsdmtlvre\u017f", "M": "k", "N": "0"}
 
 
 def split_words(text, pattern=GPT2):
@@ -215,8 +215,8 @@ def _over_classes(pattern):
     def letters(found):  # in a [class] as they are; on their own, in one
         inner = re.sub(r"\\p\{(\w+)\}", lambda p: CLASSES[p[1]], found[0])
         return inner if found[0].startswith("[") else f"[{inner}]"
-    pattern = re.sub(r"\[(?:\\.|[^]])*]|\\p\{\w+\}", letters, pattern)
-    return re.compile(re.sub(r"(?<=[+?*}])\+", "", pattern.replace("$", r"\Z")))
+    out = re.sub(r"\[(?:\\.|[^]])*]|\\p\{\w+\}", letters, pattern)
+    return re.compile(re.sub(r"(?<=[+?*}])\+", "", out).replace("$", r"\Z"))
 
 
 def merge(ids, pair, new_id):
