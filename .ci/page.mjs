@@ -10,8 +10,10 @@
 //      token) and to its ID in the list, and lay the table out in cards on a phone;
 //      with no vocabulary in .docs/vocab/, say so in one line, and run no --vocab;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
-//      --tokens' painted tokens and listed IDs too; name them, announce errors; and on a
+//      --tokens' painted tokens and listed IDs too; name them, announce errors; on a
 //      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//      and take a real mouse's clicks on the copy panel's radio buttons and copy button
+//      at 1366 x 768, 1366 x 900, 1920 x 1080 and 200% zoom, nothing lying over them;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
@@ -615,6 +617,75 @@ if (only(2)) {
   done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
        "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
        "output and the figure together");
+
+  // The copy panel, by a real mouse, on a laptop, a tall laptop, a slide and a slide at
+  // 200% zoom: each radio button and the copy button is clicked where a person would (a
+  // click that waits for nothing to cover the control, or the mouse at its centre), gets
+  // the click (nothing of the output or the figure lies over it), and does what it says.
+  const copyOf = (command) => read(`page-${states.findIndex((s) => s.copy === command)}.copy`);
+  for (const [width, height, scale] of [[1366, 768, 1], [1366, 900, 1], [1920, 1080, 1],
+                                        [960, 540, 2]]) {
+    const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
+                                 permissions: ["clipboard-read", "clipboard-write"] });
+    const page = await made.newPage();
+    watch(page);
+    await page.goto(at(""));
+    await settled(page);
+    const where = `at ${width} x ${height} (x${scale})`;
+    const hit = (selector) => page.evaluate((selector) => {  // what a click at its centre reaches
+      const control = document.querySelector(selector);
+      control.scrollIntoView({ block: "center" });
+      const r = control.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return at === control || control.contains(at) ? "" : `${at?.tagName} ${at?.id}` +
+        ` ${at?.closest("[id]")?.id ?? ""} lies over it`;
+    }, selector);
+    const click = async (selector) => {
+      await page.evaluate(() => window.scrollTo(0, 0));  // from the top, as a person scrolls
+      try {
+        await page.locator(selector).click({ timeout: 5000 });
+      } catch (error) {
+        check(false, `${where}: a click on ${selector} did not reach it: ` +
+              error.message.split("\n").find((line) => /intercepts|covers|Timeout/.test(line)));
+      }
+      const over = await hit(selector);
+      check(!over, `${where}: at the centre of ${selector}, ${over}`);
+      await settled(page);
+    };
+    const panel = () => page.evaluate(() => ({
+      source: document.getElementById("source").textContent,
+      command: document.getElementById("copy-command").textContent,
+      copied: document.getElementById("copied").textContent }));
+    await click("input[name=kind][value=checked]");
+    let now = await panel();
+    check(now.command === "python3 tokembed.py --copy lookup --checked" &&
+          now.source === copyOf(now.command), `${where}: "with its input checks" gave ` +
+          `${now.command}, showing\n${short(now.source)}`);
+    await page.selectOption("#copy", "cosine");
+    await click("input[name=kind][value=exercise]");
+    now = await panel();
+    check(now.command === "python3 tokembed.py --exercise cosine" &&
+          now.source === copyOf(now.command), `${where}: "as an exercise" gave ` +
+          `${now.command}, showing\n${short(now.source)}`);
+    const over = await hit("#clipboard");  // the mouse itself, at the button's centre
+    check(!over, `${where}: at the centre of Copy to the clipboard, ${over}`);
+    const box = await page.locator("#clipboard").boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => document.getElementById("copied").textContent, null,
+                               { timeout: 5000 }).catch(() => {});
+    now = await panel();
+    const pasted = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `${e}`);
+    check(now.copied === "Copied." && pasted === now.source,
+          `${where}: Copy to the clipboard said "${now.copied}" and copied ${short(pasted)}`);
+    await click("input[name=kind][value=lesson]");
+    now = await panel();
+    check(now.command === "python3 tokembed.py --copy cosine" &&
+          now.source.startsWith('"""cosine: lesson view'),
+          `${where}: "the lesson view" gave ${now.command}, showing\n${short(now.source)}`);
+    await made.close();
+  }
+  done("the copy panel's radio buttons and copy button take a real click at 1366 x 768, " +
+       "1366 x 900, 1920 x 1080 and 200% zoom, nothing over them, and do what they say");
 }
 
 // --- 3. Only this folder's code runs, whatever ?pyodide= says --------------------------------
