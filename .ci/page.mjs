@@ -28,10 +28,11 @@
 //      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
 //      --languages, read them only once --vocab or --languages runs, and show byte for
 //      byte what python3 prints with them in its cache;
-//   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
-//      bad Pyodide folder) with one message that says what to run; wait out a slow
-//      start and four tabs loading at once; and stop a view that hangs or a worker
-//      that dies, say which, and go on with a fresh one.
+//   5. end each failure (file://, no tokembed.py, no pyodide.asm.wasm, at once; a fetch
+//      that hangs, tokembed.py's or pyodide.asm.wasm's, after the worker's own 30 s; a bad
+//      Pyodide folder) with one message that names the file and says what to run; wait
+//      out a slow start and four tabs loading at once; and stop a view that hangs or a
+//      worker that dies, say which, and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -1185,12 +1186,15 @@ if (only(5)) {
   const patience = 30000 + 20 * bareTook;
   const ended = async (url, what, { timeout = 15000, holdWasm = false } = {}) => {
     const page = await (holdWasm ? held : made).newPage();
+    const started = Date.now();
     await page.goto(url);
     try {
       await page.waitForSelector("#status[data-state=error]", { timeout });
     } catch {
-      check(false, `${url}: never ends, saying "${await page.textContent("#status")}"`);
+      check(false, `${url}: never ends within ${seconds(timeout)}, saying ` +
+            `"${await page.textContent("#status")}"`);
     }
+    const took = Date.now() - started;
     const after = await page.evaluate(() => ({
       status: document.getElementById("status").textContent,
       help: document.getElementById("help").textContent,
@@ -1218,13 +1222,22 @@ if (only(5)) {
             `${url}: said so only once Pyodide had started: ${after.started}`);
     }
     await page.close();
+    return took;
   };
   const docsOnly = await pythonServer(join(clone, ".docs"));
-  const hanging = createServer((request, response) => {  // under /late/, tokembed.py hangs
+  // Under /late/, tokembed.py hangs; .docs/hang/ never answers; .docs/wasm404/ and
+  // .docs/wasmhang/ are Pyodide's folder but for pyodide.asm.wasm, which is not found, or
+  // never answered
+  const hanging = createServer((request, response) => {
     let path = new URL(request.url, "http://x").pathname;
     const late = path.startsWith("/late/");
     if (late) path = path.slice("/late".length);
     if ((path === "/tokembed.py" && late) || path.startsWith("/.docs/hang/")) return;  // never
+    const wasm = /^\/\.docs\/(wasm404|wasmhang)\/(.*)$/.exec(path);
+    if (wasm?.[2] === "pyodide.asm.wasm") {
+      return wasm[1] === "wasm404" ? response.writeHead(404, "File not found").end() : null;
+    }
+    if (wasm) path = `/.docs/pyodide/${wasm[2]}`;
     const file = join(clone, decodeURIComponent(path));
     if (!file.startsWith(clone) || !existsSync(file)) return response.writeHead(404).end();
     const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
@@ -1312,6 +1325,12 @@ if (only(5)) {
     console.log(`page: ${word}: stopped after ${seconds(waited)}, and a fresh Python went on`);
     await dies.close();
   };
+  // Pyodide's WebAssembly not found: said at once, naming the file, before a bare page
+  // would have started Python (alone, so that the other checks' load is not timed too)
+  const missing = await ended(`${slow}?pyodide=wasm404/`,
+    /^Pyodide .* from http:\S+\/wasm404\/pyodide\.asm\.wasm: the server answered 404 File/,
+    { timeout: bareTook });
+  console.log(`page: pyodide.asm.wasm not found: said after ${seconds(missing)}`);
   await Promise.all([
     ended(`file://${clone}/.docs/index.html`, /open as a file/),
     ended(`${docsOnly.base}/index.html?pyodide=pyodide/`, /tokembed\.py could not be fetched.*404/,
@@ -1321,6 +1340,12 @@ if (only(5)) {
     ended(`${slow}?pyodide=hang/`, /Pyodide .*did not arrive within 30 s/, { timeout: patience }),
     ended(`${late}?pyodide=pyodide/`, /tokembed\.py could not be fetched.*within 30 s/,
           { timeout: patience }),
+    // Pyodide's WebAssembly never answered: said as the worker gives up on it, after its
+    // own 30 s (Pyodide itself only logs it, and the page's watchdog waited 150 s)
+    ended(`${slow}?pyodide=wasmhang/`,
+          /^Pyodide .* from http:\S+\/wasmhang\/pyodide\.asm\.wasm: nothing arrived for 30 s\.$/,
+          { timeout: 30000 + 4 * bareTook }).then((took) =>
+      console.log(`page: pyodide.asm.wasm never answered: said after ${seconds(took)}`)),
     slowStart(),
     fourTabs(),
     stopped("STUCK", `const hold = new XMLHttpRequest(); hold.open("GET", new URL("hang/x", ` +
@@ -1333,8 +1358,8 @@ if (only(5)) {
   hanging.close();
   await made.close();
   await held.close();
-  done("file://, a missing tokembed.py (at once), a bad Pyodide folder and two fetches that " +
-       "hang each end in one message; a slow start and four tabs are waited for; a view " +
+  done("file://, a missing tokembed.py or pyodide.asm.wasm (at once), a bad Pyodide folder " +
+       "and three fetches that hang each end in one message; a slow start and four tabs are waited for; a view " +
        "that hangs and a worker that dies are stopped, said, and replaced");
 }
 

@@ -221,12 +221,18 @@ function allowed(folder) {
 
 // Count the bytes of every fetch Pyodide makes, to say how far loading has come,
 // and to give up on a fetch that stalls. The response keeps its headers, so that
-// WebAssembly's streaming compile still sees application/wasm.
+// WebAssembly's streaming compile still sees application/wasm. A fetch that fails (an
+// answer other than 200, a stall, a lost connection) ends loading at once, naming its
+// file: Pyodide only logs "wasm instantiation failed!" for pyodide.asm.wasm, and its
+// loadPyodide() never settles, so the page would hear nothing until its own watchdog.
 let loaded = 0, lastBytes = 0;
+let fetchFailed = () => {};  // while Pyodide loads: reject loading, with what and where
 const plainFetch = self.fetch.bind(self);
 function countingFetch(input, init) {
-  const name = String(input.url ?? input).split("?")[0].split("/").pop();
+  const url = String(input.url ?? input), name = url.split("?")[0].split("/").pop();
+  const failed = (detail) => fetchFailed({ what: "Pyodide", url: url.split("?")[0], detail });
   const stall = new AbortController();
+  stall.signal.addEventListener("abort", () => failed(`nothing arrived for ${STALL_MS / 1000} s`));
   let timer = setTimeout(() => stall.abort(), STALL_MS);
   const still = () => {
     clearTimeout(timer);
@@ -234,6 +240,11 @@ function countingFetch(input, init) {
   };
   return plainFetch(input, { ...init, signal: stall.signal }).then((response) => {
     still();
+    if (!response.ok) {
+      clearTimeout(timer);
+      failed(`the server answered ${response.status} ${response.statusText}`.trim());
+      return response;
+    }
     if (!response.body) {
       clearTimeout(timer);
       return response;
@@ -258,6 +269,7 @@ function countingFetch(input, init) {
                                    headers: response.headers });
   }, (error) => {
     clearTimeout(timer);
+    if (!stall.signal.aborted) failed(String(error.message || error));
     throw stall.signal.aborted ? new Error(`nothing arrived for ${STALL_MS / 1000} s`)
                                : error;
   });
@@ -316,12 +328,17 @@ async function loadPython(folder) {
   self.fetch = countingFetch;
   announceCompiles();
   try {
-    const pyodide = await loadPyodide({ indexURL: folder });
+    const fetched = new Promise((_, reject) => {
+      fetchFailed = reject;
+    });
+    const pyodide = await Promise.race([loadPyodide({ indexURL: folder }), fetched]);
     stepped("python", "Python");
     return pyodide;
   } catch (error) {
-    throw { what: "Pyodide", url: folder, detail: String(error.message || error) };
+    throw error.what ? error : { what: "Pyodide", url: folder,
+                                 detail: String(error.message || error) };
   } finally {
+    fetchFailed = () => {};
     self.fetch = plainFetch;
     quietCompiles();
   }
