@@ -27,7 +27,9 @@
 //      server takes; and with the real vocabularies' files in .docs/vocab/ (linked in from
 //      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
 //      --languages, read them only once --vocab or --languages runs, and show byte for
-//      byte what python3 prints with them in its cache;
+//      byte what python3 prints with them in its cache; a damaged one left out, in the
+//      page's own words, on plain http from this machine's own address too (no
+//      crypto.subtle there);
 //   5. end each failure (file://, no tokembed.py, no pyodide.asm.wasm, at once; a fetch
 //      that hangs, tokembed.py's or pyodide.asm.wasm's, after the worker's own 30 s; a bad
 //      Pyodide folder) with one message that names the file and says what to run; wait
@@ -35,6 +37,7 @@
 //      worker that dies, say which, and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { launch, linkPyodide, pythonServer, settled, SERVE } from "./page-serve.mjs";
 
@@ -80,6 +83,22 @@ const NONE_SERVED = `This page's server has no real vocabulary: a deployer offer
 
 linkPyodide(clone, modules);
 const site = await pythonServer(clone);
+// The clone served as a teacher serves it to a class, on the machine's own address, not
+// 127.0.0.1: plain http there is no secure context (no crypto.subtle, no Web Locks).
+// Null if this machine has no such address.
+let classroom;
+const classServer = async () => {
+  const address = Object.values(networkInterfaces()).flat()
+    .find((face) => face.family === "IPv4" && !face.internal)?.address;
+  classroom ??= address ? await pythonServer(clone, address) : null;
+  if (!classroom) {
+    if (process.env.CI) fail("cannot be checked as a class sees it: this machine has no " +
+                             "address but 127.0.0.1");
+    console.log("page: this machine has no address but 127.0.0.1: the checks on plain " +
+                "http from another machine did not run");
+  }
+  return classroom;
+};
 const base = site.base;
 const browser = await launch(modules);
 
@@ -105,11 +124,12 @@ const guard = async (made) => made.route(`${base}/other/**`, (route) => {
   route.fulfill({ contentType: "text/javascript", body: PAYLOAD });
 });
 
-async function context(options = {}) {
+async function context(options = {}, also = null) {  // also: one more site it may ask
   const made = await browser.newContext(options);
   await made.route("**/*", (route) => {
     const url = route.request().url();
-    if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url)) {
+    if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url) ||
+        (also && url.replace(/^blob:/, "").startsWith(`${also}/`))) {
       return route.fallback();
     }
     outside.push(url);
@@ -922,17 +942,55 @@ async function servedVocabularies(budget) {
   await settled(broken, 240000);
   seen = await shown(broken);
   now = await field(broken);
-  check(now.note === `.docs/vocab/${files[1]} did not load (it is not tiktoken's file: its ` +
-        `SHA-256 differs), so the page leaves ${names[1]} out. --languages takes no --vocab: ` +
-        `it counts in each vocabulary this page's server has, ${names[0]} and ${names[2]}.` &&
+  check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+        `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
+        "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
+        "takes no --vocab: it counts in each vocabulary this page's server has, " +
+        `${names[0]} and ${names[2]}.` &&
         now.options.join() === ["", names[0], names[2]].join() &&
         / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output),
         `a damaged ${files[1]}: says "${now.note}", offers ${now.options}, shows\n${seen.output}`);
   await damaged.close();
+  // The same damaged file on plain http from another machine, where the page has no
+  // crypto.subtle: it is checked all the same (by Python's hashlib), left out, and said so
+  // in the page's own words, which ask no learner to remove a file; the others load.
+  const classSite = await classServer();
+  if (classSite) {
+    const insecure = await context({}, classSite.base);
+    const sound = await insecure.newPage();
+    watch(sound);
+    await sound.goto(`${classSite.base}/.docs/index.html?${vocabStates[0].query}&pyodide=pyodide/`);
+    await settled(sound, 240000);
+    const secure = await sound.evaluate(() => [window.isSecureContext, Boolean(crypto.subtle)]);
+    seen = await shown(sound);
+    check(secure.join() === "false,false" && seen.output === read("vocab-0.out"),
+          `on plain http from ${classSite.base} (secure context, crypto.subtle: ${secure}), ` +
+          `${vocabStates[0].command} shows\n${seen.output}`);
+    await sound.close();
+    await insecure.route(`**/.docs/vocab/${files[1]}`, (route) => route.fulfill({
+      contentType: "application/octet-stream", body: "not a vocabulary\n" }));
+    const page = await insecure.newPage();
+    watch(page);
+    await page.goto(`${classSite.base}/.docs/index.html?view=languages&pyodide=pyodide/`);
+    await settled(page, 240000);
+    seen = await shown(page);
+    now = await field(page);
+    check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+          `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
+          "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
+          "takes no --vocab: it counts in each vocabulary this page's server has, " +
+          `${names[0]} and ${names[2]}.` &&
+          now.options.join() === ["", names[0], names[2]].join() &&
+          / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output) &&
+          !/remove it/.test(seen.output + now.note),
+          `on plain http, a damaged ${files[1]}: says "${now.note}", offers ${now.options}, ` +
+          `shows\n${seen.output}`);
+    await insecure.close();
+  }
   remove();
   done(`the real vocabularies, served: looked for only by --tokens and --languages, read once ` +
        `when first run, ${vocabStates.length} links the same bytes as python3, a damaged file ` +
-       "left out");
+       `left out${classSite ? ", on plain http from another machine too" : ""}`);
 }
 
 // --- 4. Never frozen: budgets, measured in this run --------------------------------------------
@@ -1370,6 +1428,7 @@ done("nothing left 127.0.0.1");
 await browser.close();
 attacker.close();
 site.close();
+classroom?.close();
 console.log(`the page in Chromium: ${states.length} URL states and ${big.length} long answers, ` +
             "the same bytes as python3");
 process.exit(0);

@@ -1121,9 +1121,12 @@ function vocabField(flag, takes) {
   if (!viewTakes(flag).includes("--vocab") && !reads) return;  // enable() said why it is off
   if (takes.includes("--vocab")) $("vocab").disabled = vocabs.served !== null && !names.length;
   const files = Object.values(page.vocabularies);
-  const said = [vocabs.problem, ...Object.entries(vocabs.failed).map(([name, why]) =>
-    `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page leaves ` +
-    `${name} out.`)].filter(Boolean);
+  const said = [vocabs.problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
+    why ? `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page ` +
+          `leaves ${name} out.`
+      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not tiktoken's ` +
+        `file (damaged, or another file by that name), so the page leaves ${name} out: ` +
+        `whoever serves the page can copy it again from ~/.cache/tokembed.`)].filter(Boolean);
   if (vocabs.served && !Object.keys(vocabs.served).length) {
     said.push(`This page's server has no real vocabulary: a deployer offers ` +
               `${listed(Object.keys(page.vocabularies))} by putting ${listed(files)} in ` +
