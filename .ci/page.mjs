@@ -12,6 +12,7 @@
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
 //      --tokens' painted tokens and listed IDs too; name them, announce errors; on a
 //      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//      never wrap a row of --languages' table (fit it, or scroll it sideways as one);
 //      and take a real mouse's clicks on the copy panel's radio buttons and copy button
 //      at 1366 x 768, 1366 x 900, 1920 x 1080 and 200% zoom, nothing lying over them;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
@@ -248,6 +249,9 @@ const layout = (page) => page.evaluate(() => {
   }).length;
   return {
     outputCut: output.scrollWidth - output.clientWidth,
+    // a table read across (--languages) may scroll sideways, as one, if it says so
+    outputCue: output.classList.contains("table") &&
+      visible(document.getElementById("output-more")),
     pageCut: document.documentElement.scrollWidth - window.innerWidth,
     cellPx: svg ? 14 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : null,
     figureCut: scroller ? scroller.scrollWidth - scroller.clientWidth : 0,
@@ -350,7 +354,8 @@ async function visit(page, k, state) {
   }
   check(now.get("pyodide") === "pyodide/", `${where}: lost its own ?pyodide=: ${seen.url}`);
   const cut = await layout(page);
-  check(cut.outputCut <= 0, `${where}: at 375 px the output is ${cut.outputCut} px too wide`);
+  check(cut.outputCut <= 0 || cut.outputCue, `${where}: at 375 px the output is ` +
+        `${cut.outputCut} px too wide`);
   check(cut.pageCut <= 0, `${where}: at 375 px the page scrolls sideways by ${cut.pageCut} px`);
   if (cut.cellPx !== null) {
     check(cut.cellPx >= 11, `${where}: at 375 px the figure's numbers are ${cut.cellPx} px`);
@@ -638,6 +643,42 @@ if (only(2)) {
   done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
        "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
        "output and the figure together");
+
+  // --languages' table on a phone, on a slide at 200% zoom and at 1920 x 1080: every row
+  // on one line, never wrapped; its text 11 px or more; it fits the box, or (on the phone)
+  // scrolls sideways as one table and says so
+  const languages = states.findIndex((state) => state.query === "view=languages&merges=20");
+  for (const [width, height, scale, fits] of [[390, 844, 1, false], [960, 540, 2, true],
+                                              [1920, 1080, 1, true]]) {
+    const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
+                                 isMobile: width < 800, hasTouch: width < 800 });
+    const page = await made.newPage();
+    watch(page);
+    await page.goto(at(states[languages].query));
+    await settled(page);
+    const seen = await page.evaluate(() => {
+      const output = document.getElementById("output"), style = getComputedStyle(output);
+      const high = parseFloat(style.lineHeight);
+      const rows = [...output.querySelectorAll(".line")].filter((line) =>
+        /\S {2,}\S/.test(line.textContent));
+      return { text: output.textContent, px: parseFloat(style.fontSize), rows: rows.length,
+               wrapped: rows.filter((line) => line.getBoundingClientRect().height > 1.5 * high)
+                 .map((line) => line.textContent.trim().slice(0, 20)),
+               cut: output.scrollWidth - output.clientWidth,
+               said: document.getElementById("output-more")?.hidden === false };
+    });
+    const where = `--languages at ${width} x ${height} (x${scale})`;
+    check(seen.text === read(`page-${languages}.out`), `${where}: prints\n${seen.text}`);
+    check(seen.rows >= 17 && !seen.wrapped.length && seen.px >= 11,
+          `${where}: of ${seen.rows} rows, ${seen.wrapped.length} wrap (${seen.wrapped}), ` +
+          `in ${seen.px} px`);
+    check(fits ? seen.cut <= 0 && !seen.said : seen.cut > 0 && seen.said,
+          `${where}: the table is ${seen.cut} px wider than its box, and ` +
+          `${seen.said ? "says" : "does not say"} so`);
+    await made.close();
+  }
+  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom and at " +
+       "1920 x 1080; it fits, or scrolls sideways as one and says so");
 
   // The copy panel, by a real mouse, on a laptop, a tall laptop, a slide and a slide at
   // 200% zoom: each radio button and the copy button is clicked where a person would (a

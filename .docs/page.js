@@ -16,6 +16,7 @@ const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
 const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
 const READS_CACHE = ["--languages"];  // it counts in every real vocabulary the cache holds
+const TABLES = ["--languages"];  // its rows are read across: never wrapped (see across())
 const NO_ROWS = ["--seed", "--d-model"];  // --tokens --vocab shows no rows: it refuses these
 const VOCAB_FOLDER = ".docs/vocab/";  // where a deployer puts the real vocabularies' files
 const DEBOUNCE_MS = 200;  // a key held down on the View select runs only where it stops
@@ -533,6 +534,8 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
   const id = ++drawing.id;
   pre.classList.remove("waiting");
   pre.classList.toggle("error", status !== 0);
+  pre.classList.remove("table", "more");
+  $("output-more").hidden = true;
   pre.replaceChildren();
   unlight();
   const python = Boolean(page.python);
@@ -541,7 +544,7 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
   page.ids = tokens ? tokens.ids : null;
   const cut = status === 0 && parts ? cutOf(parts, breaks) : cutOf([text]);
   const lines = cut.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  const line = marker(argv, tokens);
+  const line = status === 0 && TABLES.includes(argv[0]) ? across(pre, lines) : marker(argv, tokens);
   let k = 0;
   drawing.active = true;
   // Lines go in blocks of BLOCK, which the browser lays out only when they are in
@@ -569,6 +572,7 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
       return;
     }
     drawing.active = false;
+    if (pre.classList.contains("table")) cue(pre);
     outputNote(cut.left ? cut : null);
     if (python) mark("output", argv);
     figureFor.then?.();
@@ -749,6 +753,23 @@ function marker(argv, tokens) {
       }
     }
     span.textContent = line;
+    return span;
+  };
+}
+
+// A table of columns to read across (--languages: a row a language, a column a
+// vocabulary) is not wrapped, a row cut in two: the box sizes its text to fit the widest
+// row, down to 11 px, and past that scrolls sideways, all rows as one, and says so.
+// A row is a line with a gap of two spaces or more between its words; the lines of
+// prose around the table wrap as every output's do.
+function across(pre, lines) {
+  const row = (line) => /\S {2,}\S/.test(line);
+  const widest = Math.max(0, ...lines.filter(row).map((line) => [...line.trimEnd()].length));
+  pre.classList.add("table");
+  pre.style.setProperty("--cols", widest);
+  return (line) => {
+    const span = plainLine(line);
+    if (row(line)) span.classList.add("across");
     return span;
   };
 }
@@ -1566,7 +1587,7 @@ function wire() {
   });
   linkRows();
   addEventListener("resize", () => {
-    for (const box of document.querySelectorAll(".scroller")) cue(box);
+    for (const box of document.querySelectorAll(".scroller, #output.table")) cue(box);
   });
 }
 
