@@ -259,10 +259,12 @@ const layout = (page) => page.evaluate(() => {
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
     rows: rows.length, numbered: numbered.length, lefts: [...new Set(lefts)], cards,
-    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
-    // its label; an ID, a line or a figure row lights what its token does (WCAG's
-    // "equivalent"), and a link in a sentence is exempt.
-    small: [...document.querySelectorAll("#output .token, #strip .tok, button, select, " +
+    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more, --tokens' listed IDs too,
+    // each of which lights a place of its own. A radio button is tapped by its label; any
+    // other ID, a line or a figure row lights what its token does (WCAG's "equivalent"),
+    // and a link in a sentence is exempt.
+    small: [...document.querySelectorAll("#output .token, #output .id.place, #strip .tok, " +
+                                          "button, select, " +
                                           "input:not([type=radio]), textarea, summary, " +
                                           "fieldset label")]
       .filter((target) => target.getClientRects().length && !target.closest("[hidden]"))
@@ -461,9 +463,18 @@ if (only(2)) {
   const third = String((await page.evaluate(() => window.tokembedPage.shown.tokens.ids))[3]);
   await page.tap("#output .line:not(.cells) .id[data-position='3']");  // an ID in the list
   now = await lit();
-  check(now.strip.length >= 1 && now.strip.every((row) => row === third) &&
-        now.lines.join() === third && now.listed.includes(`${third}@3`),
+  check(now.strip.length === 1 && now.strip[0] === third && now.lines.join() === third &&
+        now.listed.join() === `${third}@3`,
         `a tapped ID of --tokens' list lit ${JSON.stringify(now)}`);
+  // an ID of a token the text has twice lights its own place, not the other
+  await page.tap(`#output .line:not(.cells) .id[data-position='${mine[1]}']`);
+  now = await lit();
+  const spots = await page.evaluate(() => [...document.querySelectorAll("#strip .lit")]
+    .map((e) => `${e.dataset.row}@${e.dataset.position}`));
+  check(now.listed.join() === `344@${mine[1]}` && spots.join() === `344@${mine[1]}` &&
+        now.lines.join() === "344" && now.note.includes(`ID at position ${mine[1]} of the list`),
+        `a tapped ID of b' my', at ${mine[1]} (the text has it at ${mine}), lit ` +
+        `${JSON.stringify(now)}, painted ${spots}`);
   const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
     .map((token) => token.getAttribute("aria-label")));
   check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
@@ -529,7 +540,7 @@ if (only(2)) {
         `two figures: ids ${ids.repeated} repeat, references ${ids.dangling} dangle`);
   // --tokens by keyboard: one tab stop, then arrow keys along the tokens, each lighting
   // its line; a hovered line lights its token
-  await wide.goto(at("view=tokens&text=refund+my+order"));
+  await wide.goto(at("view=tokens&text=refund+my+order+my+order"));
   await settled(wide);
   await wide.focus("#strip .tok[tabindex='0']");
   const along = [];
@@ -550,6 +561,14 @@ if (only(2)) {
   now = await lit(wide);
   check(now.strip.length && now.strip.every((row) => row === String(ids2[0])),
         `hovering --tokens' first line lit painted tokens ${now.strip}`);
+  await wide.mouse.move(1, 1);
+  // a mouse over an ID of the list, of a token the text has twice: its own place only
+  const twice = ids2.findLastIndex((id) => ids2.indexOf(id) !== ids2.lastIndexOf(id));
+  await wide.hover(`#output .line:not(.cells) .id[data-position='${twice}']`);
+  now = await lit(wide);
+  check(twice > 0 && now.listed.join() === `${ids2[twice]}@${twice}` && now.strip.length === 1 &&
+        now.lines.join() === String(ids2[twice]),
+        `hovering the ID at ${twice} of ${ids2} lit ${JSON.stringify(now)}`);
   await wide.mouse.move(1, 1);
   const axe = join(modules, "axe-core", "axe.min.js");
   const scan = async (label) => {

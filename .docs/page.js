@@ -874,7 +874,11 @@ function tokenLines(tokens) {
     let right = true;
     fill(span, line, /\d+/g, (number) => {
       right &&= j < tokens.ids.length && Number(number) === tokens.ids[j];
-      return right ? idSpan(number, tokens.ids[j], j++) : number;
+      if (!right) return number;
+      const id = idSpan(number, tokens.ids[j], j++);
+      id.classList.add("place");  // it lights its own place, a target of its own
+      id.style.setProperty("--n", number.length);
+      return id;
     });
     stage = right && !line.includes("]") ? "ids" : "done";
     return span;
@@ -1001,21 +1005,27 @@ function chip(tokens, k, content, part) {
   return token;
 }
 
+// What is pointed at, focused or tapped: a row ("344"), which lights every place of its
+// token; or, for an ID of --tokens' list, a row at one place ("344@6"), which lights that
+// place only: that ID, the token painted there, and the row's line of the table.
 let pinned = null;
-function light(row) {
+const placed = (element) => element.matches("#strip .tok, #output .id.place");
+function light(spot) {
   for (const element of document.querySelectorAll(".lit")) element.classList.remove("lit");
   for (const element of document.querySelectorAll("#strip [aria-selected=true]")) {
     element.setAttribute("aria-selected", "false");
   }
-  if (row === null) {
+  if (spot === null) {
     document.body.classList.remove("lighting");
     $("lit-note").textContent = "";
     return;
   }
-  const lit = document.querySelectorAll(`#output [data-row="${row}"], ` +
-    `#figure [data-row="${row}"], #strip [data-row="${row}"]`);
+  const [row, place = null] = String(spot).split("@").map(Number);
+  const lit = [...document.querySelectorAll(`#output [data-row="${row}"], ` +
+    `#figure [data-row="${row}"], #strip [data-row="${row}"]`)].filter((element) =>
+    place === null || !placed(element) || Number(element.dataset.position) === place);
   for (const element of lit) element.classList.add("lit");
-  for (const element of document.querySelectorAll(`#strip [data-row="${row}"]`)) {
+  for (const element of lit.filter((element) => element.closest("#strip"))) {
     element.setAttribute("aria-selected", "true");
   }
   document.body.classList.add("lighting");
@@ -1031,7 +1041,10 @@ function light(row) {
     const k = tokens.ids.indexOf(row), output = $("output");
     const line = output.querySelector(`.cells[data-row="${row}"]`);
     const ids = output.querySelector(`.line:not(.cells) .id[data-row="${row}"]`);
-    const inOutput = line && ids ? "its line, and its IDs in the list, are lit in the output"
+    const inOutput = place !== null ? (line ? "its line, and " : "") + `its ID at position ` +
+        `${place} of the list, ${line ? "are" : "is"} lit in the output, as is the token at ` +
+        "that place in your text"
+      : line && ids ? "its line, and its IDs in the list, are lit in the output"
       : line ? "its line is lit in the output"
       : ids ? "its IDs are lit in the output's list (its table has a line only for the first " +
               "distinct tokens)"
@@ -1050,12 +1063,18 @@ const unlight = () => {
   light(null);
 };
 const rowAt = (target) => target?.closest?.("[data-row]")?.dataset.row ?? null;
+const spotAt = (target) => {  // "row", or "row@place" for an ID of --tokens' list
+  const row = rowAt(target);
+  const id = target.closest(".id");
+  return row === null ? null : id?.classList.contains("place") ? `${row}@${id.dataset.position}`
+    : row;
+};
 
 function linkRows() {
   for (const box of [$("output"), $("figure"), $("strip")]) {
     box.addEventListener("pointerover", (event) => {
       if (event.pointerType !== "touch" && pinned === null && rowAt(event.target) !== null) {
-        light(Number(rowAt(event.target)));
+        light(spotAt(event.target));
       }
     });
     box.addEventListener("pointerout", (event) => {
@@ -1063,9 +1082,9 @@ function linkRows() {
           rowAt(event.relatedTarget) === null) light(null);
     });
     box.addEventListener("click", (event) => {  // a tap, on a phone
-      const row = rowAt(event.target);
-      if (row === null) return;
-      pinned = pinned === Number(row) ? null : Number(row);
+      const spot = spotAt(event.target);
+      if (spot === null) return;
+      pinned = pinned === spot ? null : spot;
       light(pinned);
       if (box.id === "strip") rove(event.target.closest(".tok"), false);
       event.stopPropagation();
@@ -1073,7 +1092,7 @@ function linkRows() {
   }
   for (const box of [$("output"), $("strip")]) {
     box.addEventListener("focusin", (event) => {
-      if (rowAt(event.target) !== null) light(Number(rowAt(event.target)));
+      if (rowAt(event.target) !== null) light(spotAt(event.target));
     });
     box.addEventListener("focusout", (event) => {
       if (pinned === null && rowAt(event.relatedTarget) === null) light(null);
