@@ -43,7 +43,7 @@ const page = {  // what the page shows and knows; CI reads it
   vocabularies: JSON.parse($("vocabularies").textContent),  // --vocab's names: their files
   models: {},  // each real vocabulary's model, once Python says
   corpus: [], text: "refund my order", names: [], python: null, failed: null,
-  figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0,
+  figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0, watched: false,
   shown: { output: null, figure: "", source: null, command: "", tokens: null },
   events: [],  // [what, ms since navigation, argv], in the order they happened
   runs: [],  // each command line sent to Python, in order
@@ -303,8 +303,12 @@ function pump() {
   waiting[slot] = null;
   const request = busy;
   request.sent = performance.now();
-  request.limit = setTimeout(() => stopped(request, `it ran for more than ${RUN_LIMIT_MS / 1000} s`),
-                             RUN_LIMIT_MS);
+  // past the limit, a view is too slow; unless no Web Lock watches the worker, when it may
+  // as well have stopped on its own, unseen: then the page says only that nothing came
+  request.limit = setTimeout(() => (page.watched
+    ? stopped(request, `it ran for more than ${RUN_LIMIT_MS / 1000} s`)
+    : stopped(request, `Python gave no answer for ${RUN_LIMIT_MS / 1000} s`, "silent")),
+  RUN_LIMIT_MS);
   worker.postMessage({ kind: "run", id: request.id, argv: request.argv, tokens: request.tokens });
   page.runs.push(request.argv);
   settle();
@@ -339,20 +343,23 @@ function answered(message) {
   }
 }
 
-// A view that runs past the limit ("slow"), or a worker that ends on its own ("ended"),
-// ends here: the view says which, is not run again by itself, and a fresh Python starts.
+// A view that runs past the limit ("slow"), a worker that ends on its own ("ended"), or,
+// where no Web Lock watches the worker, one that gives no answer within the limit
+// ("silent": too slow, or ended unseen) ends here: the view says which, is not run again
+// by itself, and a fresh Python starts.
 function stopped(request, why, how = "slow") {
   const ended = how === "ended";
   if (request) {
     clearTimeout(request.limit);
     if (busy === request) busy = null;
-    const answer = { status: "stopped", out: "", err: why, tokens: null, ended };
+    const answer = { status: "stopped", out: "", err: why, tokens: null, ended, how };
     remember(request.key, answer);
     if (latest[request.slot] === request.id) request.then(answer, request);
   }
   page.restarts += 1;
   mark("restart");
-  startWorker(`${ended ? `Python stopped (${why})` : `The page stopped Python: ${why}`}. ` +
+  startWorker(`${ended ? `Python stopped (${why})` : how === "silent" ? why
+                : `The page stopped Python: ${why}`}. ` +
               "A fresh Python is starting for what you ask next …");
 }
 
@@ -511,19 +518,24 @@ function enable(name, on, option, by = undefined) {
 // SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
 // the whole as a file.
 const drawing = { id: 0, active: false };
-function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, then = () => {}) {
+function showOutput({ status, out, err, tokens, parts, breaks, ended, how }, argv,
+                    then = () => {}) {
   const pre = $("output");
   if (status === "stopped") {
     wait(pre, "");
     pre.classList.add("error");
     const said = ended ? `Python stopped while it ran this view (${err})`
+      : how === "silent" ? `${err}, so the page stopped it`
       : `The page stopped this view: ${err}`;
-    pre.dataset.why = `${said}. ` + (ended ? "A fresh Python is starting: run it here " +
-      "again, or run the command above on your machine." : "Python in a browser is " +
+    const again = "A fresh Python is starting: run it here again, or run the command " +
+      "above on your machine.";
+    pre.dataset.why = `${said}. ` + (ended ? again : how === "silent" ? "The view may be " +
+      "too slow here, or Python may have stopped: served by plain http from another " +
+      `machine, the page cannot tell which. ${again}` : "Python in a browser is " +
       "slower than on your machine, and a phone slower still: run the command above there.");
     $("outcome").textContent = "stopped";
     $("announce").textContent = `${said}.`;
-    outputNote({ retry: argv, ended });
+    outputNote({ retry: argv, ended: ended || how === "silent" });
     showStrip(null);
     unlight();
     mark("output", argv);
@@ -1289,10 +1301,10 @@ function showSource() {
   $("copied").textContent = "";
   writeState();
   if (!page.names.length) return;
-  ask("source", args, ({ status, out, err, ended }) => {
+  ask("source", args, ({ status, out, err, ended, how }) => {
     if (status === "stopped") {
       wait($("source"), ended ? `Python stopped while it ran this (${err}).`
-        : `The page stopped it: ${err}.`);
+        : how === "silent" ? `${err}.` : `The page stopped it: ${err}.`);
       return;
     }
     page.shown.source = status === 0 ? out : err;
@@ -1482,8 +1494,10 @@ function startWorker(saying) {
     }
   };
   // A worker that closes says nothing: it holds a Web Lock, which the page gets once it
-  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it.)
+  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it,
+  // and the page says it cannot tell a slow view from a Python that stopped.)
   const lock = navigator.locks && `tokembed-${crypto.randomUUID()}`;
+  page.watched = false;  // until the worker holds the lock
   mine.onmessage = ({ data }) => {
     if (mine !== worker || page.failed) return;
     news.heard = performance.now();
@@ -1494,7 +1508,10 @@ function startWorker(saying) {
     else if (data.kind === "result") answered(data);
     else if (data.kind === "vocab-bytes") vocabBytes(data);
     else if (data.kind === "vocabularies") vocabAnswered(data);
-    else if (data.kind === "held") navigator.locks.request(lock, () => ended("its worker closed"));
+    else if (data.kind === "held") {
+      page.watched = true;
+      navigator.locks.request(lock, () => ended("its worker closed"));
+    }
   };
   mine.onerror = (event) => {
     event.preventDefault?.();
