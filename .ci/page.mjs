@@ -389,12 +389,13 @@ async function visit(page, k, state) {
       disabled: document.getElementById("vocab").disabled,
       options: [...document.getElementById("vocab").options].map((o) => o.value) }));
     const asked = new URLSearchParams(state.query).get("vocab");
-    const why = asked === null ? "" : names.includes(asked)
-      ? `This page's server has no ${asked} (.docs/vocab/${vocabularies.files[asked]}), so the ` +
-        `page shows the corpus's merges; on your machine, python3 tokembed.py --tokens --vocab ` +
-        `${asked} reads it. `
-      : `This page knows no vocabulary “${asked}”: --vocab takes ${listed(names)}. `;
-    check(note.text === why + NONE_SERVED && note.disabled && note.options.join() === "",
+    const said = asked === null ? NONE_SERVED : names.includes(asked)  // one line, each
+      ? "This page's server has no real vocabulary, so the page shows the corpus's merges: " +
+        `on your machine, python3 tokembed.py --tokens --vocab ${asked} reads ${asked}, and a ` +
+        `deployer offers it here by putting ${vocabularies.files[asked]} in .docs/vocab/.`
+      : `This page knows no vocabulary “${asked}”, and its server has none: ` +
+        NONE_SERVED.split(": ")[1];
+    check(note.text === said && note.disabled && note.options.join() === "",
           `${where}: with no vocabulary served, the --vocab field says "${note.text}" ` +
           `(disabled: ${note.disabled}; offers ${note.options})`);
   }

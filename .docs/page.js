@@ -1136,21 +1136,38 @@ function rove(token, focus) {
 // shown, and reads them all, once, when --vocab or --languages first runs; --vocab offers
 // only those that it found. With none there, one line says so. Nothing comes from OpenAI.
 const vocabs = { served: null, loaded: false, failed: {}, asked: null, holding: false,
-                 problem: "", bytes: 0, total: 0 };
+                 unknown: "", missing: "", bytes: 0, total: 0 };  // what a link asked for
 const listed = (names) => (names.length < 3 ? names.join(" and ")
   : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 const offered = () => Object.keys(page.vocabularies).filter((name) =>
   vocabs.served && name in vocabs.served && !(name in vocabs.failed));
 
 function readVocab(asked) {  // a link's ?vocab=: one of the names, nothing else
-  vocabs.problem = "";
   const known = Object.hasOwn(page.vocabularies, asked);
+  Object.assign(vocabs, { unknown: known ? "" : asked, missing: "" });
   vocabOptions(known ? [asked] : []);
   $("vocab").value = known ? asked : "";
-  if (asked && !known) {
-    vocabs.problem = `This page knows no vocabulary “${brief(asked, 40)}”: --vocab takes ` +
-      `${listed(Object.keys(page.vocabularies))}.`;
+}
+
+// What the --vocab field says of a link's ?vocab= that the page cannot give: a name it
+// does not know, or one its server does not have; with none served, in the same line as
+// that (one line, not two that repeat each other)
+function vocabProblem(none) {
+  const all = listed(Object.keys(page.vocabularies));
+  const offer = `a deployer offers ${all} by putting ` +
+    `${listed(Object.values(page.vocabularies))} in ${VOCAB_FOLDER}`;
+  const { unknown, missing } = vocabs;
+  if (unknown) {
+    return `This page knows no vocabulary “${brief(unknown, 40)}”` +
+      (none ? `, and its server has none: ${offer}.` : `: --vocab takes ${all}.`);
   }
+  if (!missing) return "";
+  const home = `on your machine, python3 tokembed.py --tokens --vocab ${missing} reads`;
+  return none ? `This page's server has no real vocabulary, so the page shows the corpus's ` +
+    `merges: ${home} ${missing}, and a deployer offers it here by putting ` +
+    `${page.vocabularies[missing]} in ${VOCAB_FOLDER}.`
+    : `This page's server has no ${missing} (${VOCAB_FOLDER}${page.vocabularies[missing]}), ` +
+      `so the page shows the corpus's merges; ${home} it.`;
 }
 
 function vocabOptions(names) {
@@ -1173,13 +1190,15 @@ function vocabField(flag, takes) {
   if (!viewTakes(flag).includes("--vocab") && !reads) return;  // enable() said why it is off
   if (takes.includes("--vocab")) $("vocab").disabled = vocabs.served !== null && !names.length;
   const files = Object.values(page.vocabularies);
-  const said = [vocabs.problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
+  const none = vocabs.served !== null && !Object.keys(vocabs.served).length;
+  const problem = vocabProblem(none);
+  const said = [problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
     why ? `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page ` +
           `leaves ${name} out.`
       : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not tiktoken's ` +
         `file (damaged, or another file by that name), so the page leaves ${name} out: ` +
         `whoever serves the page can copy it again from ~/.cache/tokembed.`)].filter(Boolean);
-  if (vocabs.served && !Object.keys(vocabs.served).length) {
+  if (none && !problem) {
     said.push(`This page's server has no real vocabulary: a deployer offers ` +
               `${listed(Object.keys(page.vocabularies))} by putting ${listed(files)} in ` +
               `${VOCAB_FOLDER}.`);
@@ -1240,9 +1259,7 @@ function vocabAnswered({ id, served, loaded, failed }) {
   if (load) Object.assign(vocabs, { loaded: true, failed });
   mark(load ? "vocabularies-loaded" : "vocabularies-found", loaded);
   if (chosen && !offered().includes(chosen)) {  // a link's, which this server cannot give
-    vocabs.problem = failed[chosen] ? "" : `This page's server has no ${chosen} ` +
-      `(${VOCAB_FOLDER}${page.vocabularies[chosen]}), so the page shows the corpus's merges; ` +
-      `on your machine, python3 tokembed.py --tokens --vocab ${chosen} reads it.`;
+    vocabs.missing = failed[chosen] ? "" : chosen;
   }
   if (vocabs.holding) {
     show.now = true;
@@ -1583,7 +1600,7 @@ function pause() {
 
 function wire() {
   $("vocab").addEventListener("input", () => {
-    vocabs.problem = "";  // the learner chose: what a link asked for is past
+    Object.assign(vocabs, { unknown: "", missing: "" });  // the learner chose: a link's is past
   });
   for (const [name] of OPTIONS) $(name).addEventListener("input", show);
   $("text").addEventListener("input", () => {
