@@ -23,7 +23,8 @@
 //      key press shown, later than a 40th of its whole time, while loading, during
 //      --train, or for an answer too long to show whole, which comes in parts,
 //      shows its start, says what it left out, and saves the whole; the first paint
-//      within a quarter of its time, the first Python output within 1.3x; a held arrow
+//      within a quarter of its time, the first Python output within 1.3x; a status that
+//      only goes forward (loading, arrived, started, ready), never back; a held arrow
 //      key runs only where it stops; an address of at most 8,000 characters, which the
 //      server takes; and with the real vocabularies' files in .docs/vocab/ (linked in from
 //      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
@@ -154,6 +155,14 @@ async function context(options = {}, also = null) {  // also: one more site it m
     document.addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => {
       window.__firstFrame = document.getElementById("output")?.textContent;
     }));
+    window.__said = [];  // each status line in turn, as a person reads it
+    document.addEventListener("DOMContentLoaded", () => {
+      const status = document.getElementById("status");
+      const heard = () => window.__said.at(-1) !== status.textContent &&
+        window.__said.push(status.textContent);
+      new MutationObserver(heard).observe(status, { childList: true, characterData: true,
+                                                   subtree: true });
+    });
   });
   return made;
 }
@@ -1098,6 +1107,7 @@ window.__done = performance.now();
     await settled(page);
     const got = await page.evaluate(() => ({
       events: window.tokembedPage.events, timings: window.tokembedPage.timings,
+      said: window.__said,
       paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
       first: window.__firstFrame, long: window.__longest }));
     const when = (what) => got.events.find(([name]) => name === what)?.[1];
@@ -1110,6 +1120,12 @@ window.__done = performance.now();
     longest.push(Math.max(0, ...got.long.map(([, ms]) => ms)));
     steps.push(got);
     check(got.first === read("lesson.out"), "the first frame does not show the lesson's output");
+    // the status goes forward only: loading, arrived, started, ready (or running); never back
+    const stages = got.said.map((said) => [/^Loading Python/, /^Python \(Pyodide/,
+      /^Python has started/, /^(Ready:|Running) /].findIndex((start) => start.test(said)));
+    check(stages.length >= 3 && !stages.includes(-1) &&
+          stages.every((stage, j) => !j || stage >= stages[j - 1]),
+          `while loading, the status went ${JSON.stringify(got.said)}`);
     check(when("output") < when("figure") && when("figure") < when("source"),
           `fills the figure or the copy panel before the text: ${JSON.stringify(got.events)}`);
     const source = asked.indexOf("/tokembed.py"), wasm = asked.findIndex((p) => p.endsWith(".wasm"));

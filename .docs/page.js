@@ -1439,21 +1439,27 @@ function watchLoading() {
   }, 1000);
 }
 
+// Loading only goes forward: WebAssembly compiles as it streams in, so a file (the
+// WebAssembly itself, the standard library) may finish after "compile" or "compiled"; the
+// status, the progress line and the watchdog stay where loading has got to, and never
+// flicker back to "Loading".
+const RANK = { start: 0, bytes: 1, file: 1, source: 1, loader: 1, compile: 2, compiled: 3,
+               python: 4, import: 4 };
 function progress({ step, text, bytes }) {
   news.moved = performance.now();
   news.bytes = bytes;
   page.timings[step === "bytes" ? "bytes" : `${step}:${text}`] ??= performance.now();
-  if (STEPS[step] !== STEPS[news.step]) news.since = performance.now();
-  news.step = step;
+  if (RANK[step] >= RANK[news.step]) {
+    if (STEPS[step] !== STEPS[news.step]) news.since = performance.now();
+    news.step = step;
+  }
   if (step === "source") page.sourceArrived = true;
   if (page.restarting) return;
-  if (step === "python" || step === "import") say("Python has started; importing tokembed.py …", "busy");
-  else if (step === "compile" || step === "compiled") {
-    say(`Python (Pyodide ${VERSION}) has arrived, and is starting …`, "busy");
-  } else if (step !== "bytes") {
-    say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once)` +
-        (page.sourceArrived ? "; tokembed.py has arrived …" : " and tokembed.py …"), "busy");
-  }
+  const at = RANK[news.step];
+  say(at >= RANK.python ? "Python has started; importing tokembed.py …"
+    : at === RANK.compiled ? `Python (Pyodide ${VERSION}) has arrived, and is starting …`
+    : `Loading Python (Pyodide ${VERSION}, about 12 MB, once)` +
+      (page.sourceArrived ? "; tokembed.py has arrived …" : " and tokembed.py …"), "busy");
 }
 
 function ready(info) {
