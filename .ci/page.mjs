@@ -34,7 +34,8 @@
 //      crypto.subtle there);
 //   5. end each failure (file://, no tokembed.py, no pyodide.asm.wasm, at once; a fetch
 //      that hangs, tokembed.py's or pyodide.asm.wasm's, after the worker's own 30 s; a bad
-//      Pyodide folder) with one message that names the file and says what to run; wait
+//      Pyodide folder; no network) with one message that names the file, says what to
+//      run, stays in its column, and names the README.md section that says so; wait
 //      out a slow start and four tabs loading at once; and stop a view that hangs or a
 //      worker that dies, say which (or, on plain http from another machine, with no Web
 //      Lock to tell them apart, say that it cannot tell), and go on with a fresh one.
@@ -1467,6 +1468,43 @@ if (only(5)) {
     console.log(`page: ${word}: stopped after ${seconds(waited)}, and a fresh Python went on`);
     await dies.close();
   };
+  // No network (jsDelivr not answered): the message and its commands stay inside their
+  // column on a phone, a laptop and a slide, and the README.md section it names is the one
+  // that gives those commands
+  const section = (title) => {  // a section of README.md, from its heading to the next
+    const at = readme.search(new RegExp(`^#+ ${title}$`, "m"));
+    return at < 0 ? "" : readme.slice(at).split(/\n(?=#+ )/)[0];
+  };
+  for (const [width, height] of [[375, 812], [1280, 800], [1920, 1080]]) {
+    const offline = await context({ viewport: { width, height }, isMobile: width < 800 });
+    await offline.route("https://cdn.jsdelivr.net/**", (route) => route.abort());  // first
+    const page = await offline.newPage();
+    await page.goto(`${base}/.docs/index.html`);
+    await page.waitForSelector("#status[data-state=error]", { timeout: 15000 }).catch(() => {});
+    const seen = await page.evaluate(() => {
+      const column = document.querySelector(".news").getBoundingClientRect().right;
+      const parts = [document.getElementById("status"), document.getElementById("help"),
+                     ...document.querySelectorAll("#help *")];
+      return { help: document.getElementById("help").textContent,
+               commands: [...document.querySelectorAll("#help pre")].flatMap((pre) =>
+                 pre.textContent.split("\n")),
+               over: parts.filter((part) => part.getBoundingClientRect().right > column + 1 ||
+                                            part.scrollWidth > part.clientWidth + 1)
+                 .map((part) => `${part.tagName} ${part.textContent.slice(0, 40)}`),
+               cut: document.documentElement.scrollWidth - innerWidth };
+    });
+    const named = /see README\.md, “([^”]+)”/.exec(seen.help)?.[1];
+    const where = `offline, at ${width} x ${height}`;
+    check(!seen.over.length && seen.cut <= 0, `${where}: the message runs out of its column ` +
+          `(the page ${seen.cut} px too wide): ${seen.over.join("; ")}`);
+    check(named && seen.commands.length >= 3 &&
+          seen.commands.every((line) => section(named).includes(`\n${line}`)),
+          `${where}: sends the reader to README.md's “${named}”, which does not give ` +
+          `${seen.commands.join("; ")}`);
+    await offline.close();
+  }
+  console.log("page: offline: its message, in its column at 375, 1280 and 1920 px, names " +
+              "the README.md section that gives its commands");
   // Pyodide's WebAssembly not found: said at once, naming the file, before a bare page
   // would have started Python (alone, so that the other checks' load is not timed too)
   const missing = await ended(`${slow}?pyodide=wasm404/`,

@@ -1370,11 +1370,13 @@ function fail(what, text) {
   mark("failed");
 }
 
-function help(lines) {  // a failure's message, with what to run
+function help(lines) {  // a failure's message, with what to run (a command a line)
   const box = $("help");
   box.replaceChildren(...lines.map((line) => {
     const p = document.createElement(line.code ? "pre" : "p");
-    p.textContent = line.code ?? line;
+    if (line.code) p.append(...line.code.split("\n").map((command, k, all) =>
+      plainLine(k < all.length - 1 ? `${command}\n` : command)));
+    else p.textContent = line;
     return p;
   }));
   box.hidden = false;
