@@ -985,7 +985,7 @@ async function servedVocabularies(budget) {
     const expected = read(`vocab-${k}.out`), where = `?${state.query}, served`;
     check(seen.command === state.command && seen.output === expected && seen.whole === expected,
           `${where}: shows "${seen.command}", printing\n${seen.output}--- not\n${expected}`);
-    check(cut.outputCut <= 0 && cut.pageCut <= 0 && !cut.small.length,
+    check((cut.outputCut <= 0 || cut.outputCue) && cut.pageCut <= 0 && !cut.small.length,
           `${where}: at 375 px, cut by ${cut.outputCut} and ${cut.pageCut} px; small: ` +
           `${cut.small}`);
     if (state.argv[0] === "--tokens") {
