@@ -26,9 +26,10 @@ const isLink = (path) => {
   }
 };
 
-// python3 -m http.server on a free port of 127.0.0.1, serving folder: {base, requests, close}
-export async function pythonServer(folder) {
-  const child = spawn("python3", ["-u", "-m", "http.server", "0", "--bind", "127.0.0.1",
+// python3 -m http.server on a free port of 127.0.0.1 (or of host), serving folder:
+// {base, requests, close}
+export async function pythonServer(folder, host = "127.0.0.1") {
+  const child = spawn("python3", ["-u", "-m", "http.server", "0", "--bind", host,
                                   "--directory", folder], { stdio: ["ignore", "pipe", "pipe"] });
   const requests = [];  // "GET /path", in order
   child.stderr.on("data", (chunk) => {
@@ -48,7 +49,7 @@ export async function pythonServer(folder) {
     setTimeout(() => reject(new Error("http.server did not start in 20 s")), 20000);
   });
   process.on("exit", () => child.kill());
-  return { base: `http://127.0.0.1:${port}`, requests, close: () => child.kill() };
+  return { base: `http://${host}:${port}`, requests, close: () => child.kill() };
 }
 
 export async function launch(modules) {

@@ -5,7 +5,8 @@
 // error, an answer too long to show whole, the copy panel and --languages (which
 // counts in the real vocabularies, if .docs/vocab/ has them), in light mode; then,
 // at 375 and 1920, the lesson in dark mode, the page while Python loads, and a
-// token lit up; and a slide at 200% zoom (960 x 540 at 2x). Files:
+// token lit up; at 1366 and 1920, the page with no network (jsDelivr not answered);
+// and a slide at 200% zoom (960 x 540 at 2x). Files:
 // FOLDER/WIDTH-NAME.png.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -32,14 +33,15 @@ const SHOTS = [
 const heights = { 375: 812, 768: 1024, 960: 540, 1366: 768, 1920: 1080 };
 
 async function shoot(width, name, query, { scheme = "light", loading = false, lit = false,
-                                          scale = 1, full = true } = {}) {
+                                          scale = 1, full = true, offline = false } = {}) {
   const context = await browser.newContext({ viewport: { width, height: heights[width] },
     colorScheme: scheme, hasTouch: width < 800, isMobile: width < 800, deviceScaleFactor: scale });
   if (loading) {  // hold Python back, to see the page as it loads
     await context.route("**/pyodide.asm.wasm", () => {});
   }
+  if (offline) await context.route("https://cdn.jsdelivr.net/**", (route) => route.abort());
   const page = await context.newPage();
-  await page.goto(at(query));
+  await page.goto(offline ? `${site.base}/.docs/index.html` : at(query));
   if (loading) await page.waitForTimeout(1500);
   else await settled(page);
   if (lit) await page.locator("#output .token").nth(2).focus();
@@ -62,6 +64,9 @@ for (const width of [375, 1920]) {
   console.log(await shoot(width, "loading", "view=train", { loading: true }));
   console.log(await shoot(width, "lit", "view=table&text=my+order+order", { lit: true }));
   console.log(await shoot(width, "lit-dark", "", { lit: true, scheme: "dark" }));
+}
+for (const width of [1366, 1920]) {
+  console.log(await shoot(width, "offline", "", { offline: true, full: false }));
 }
 for (const [name, query] of [["slide", "view=table&text=my+order+order"],
                              ["slide-tokens", "view=tokens&text=refund+my+order"]]) {

@@ -10,8 +10,11 @@
 //      token) and to its ID in the list, and lay the table out in cards on a phone;
 //      with no vocabulary in .docs/vocab/, say so in one line, and run no --vocab;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
-//      --tokens' painted tokens and listed IDs too; name them, announce errors; and on a
+//      --tokens' painted tokens and listed IDs too; name them, announce errors; on a
 //      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
+//      never wrap a row of --languages' table (fit it, or scroll it sideways as one);
+//      and take a real mouse's clicks on the copy panel's radio buttons and copy button
+//      at 1366 x 768, 1366 x 900, 1920 x 1080 and 200% zoom, nothing lying over them;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
 //      away: each spelling refused before any request, and the page's own
 //      Content-Security-Policy stopping them with the checks taken out;
@@ -20,18 +23,25 @@
 //      key press shown, later than a 40th of its whole time, while loading, during
 //      --train, or for an answer too long to show whole, which comes in parts,
 //      shows its start, says what it left out, and saves the whole; the first paint
-//      within a quarter of its time, the first Python output within 1.3x; a held arrow
+//      within a quarter of its time, the first Python output within 1.3x; a status that
+//      only goes forward (loading, arrived, started, ready), never back; a held arrow
 //      key runs only where it stops; an address of at most 8,000 characters, which the
 //      server takes; and with the real vocabularies' files in .docs/vocab/ (linked in from
 //      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
 //      --languages, read them only once --vocab or --languages runs, and show byte for
-//      byte what python3 prints with them in its cache;
-//   5. end each failure (file://, no tokembed.py, at once; a fetch that hangs, a
-//      bad Pyodide folder) with one message that says what to run; wait out a slow
-//      start and four tabs loading at once; and stop a view that hangs or a worker
-//      that dies, say which, and go on with a fresh one.
+//      byte what python3 prints with them in its cache; a damaged one left out, in the
+//      page's own words, on plain http from this machine's own address too (no
+//      crypto.subtle there);
+//   5. end each failure (file://, no tokembed.py, no pyodide.asm.wasm, at once; a fetch
+//      that hangs, tokembed.py's or pyodide.asm.wasm's, after the worker's own 30 s; a bad
+//      Pyodide folder; no network) with one message that names the file, says what to
+//      run, stays in its column, and names the README.md section that says so; wait
+//      out a slow start and four tabs loading at once; and stop a view that hangs or a
+//      worker that dies, say which (or, on plain http from another machine, with no Web
+//      Lock to tell them apart, say that it cannot tell), and go on with a fresh one.
 import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { networkInterfaces } from "node:os";
 import { join, resolve } from "node:path";
 import { launch, linkPyodide, pythonServer, settled, SERVE } from "./page-serve.mjs";
 
@@ -77,6 +87,22 @@ const NONE_SERVED = `This page's server has no real vocabulary: a deployer offer
 
 linkPyodide(clone, modules);
 const site = await pythonServer(clone);
+// The clone served as a teacher serves it to a class, on the machine's own address, not
+// 127.0.0.1: plain http there is no secure context (no crypto.subtle, no Web Locks).
+// Null if this machine has no such address.
+let classroom;
+const classServer = async () => {
+  const address = Object.values(networkInterfaces()).flat()
+    .find((face) => face.family === "IPv4" && !face.internal)?.address;
+  classroom ??= address ? await pythonServer(clone, address) : null;
+  if (!classroom) {
+    if (process.env.CI) fail("cannot be checked as a class sees it: this machine has no " +
+                             "address but 127.0.0.1");
+    console.log("page: this machine has no address but 127.0.0.1: the checks on plain " +
+                "http from another machine did not run");
+  }
+  return classroom;
+};
 const base = site.base;
 const browser = await launch(modules);
 
@@ -102,11 +128,12 @@ const guard = async (made) => made.route(`${base}/other/**`, (route) => {
   route.fulfill({ contentType: "text/javascript", body: PAYLOAD });
 });
 
-async function context(options = {}) {
+async function context(options = {}, also = null) {  // also: one more site it may ask
   const made = await browser.newContext(options);
   await made.route("**/*", (route) => {
     const url = route.request().url();
-    if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url)) {
+    if (/^(blob:)?https?:\/\/127\.0\.0\.1[:/]/.test(url) || /^(data|file):/.test(url) ||
+        (also && url.replace(/^blob:/, "").startsWith(`${also}/`))) {
       return route.fallback();
     }
     outside.push(url);
@@ -129,6 +156,14 @@ async function context(options = {}) {
     document.addEventListener("DOMContentLoaded", () => requestAnimationFrame(() => {
       window.__firstFrame = document.getElementById("output")?.textContent;
     }));
+    window.__said = [];  // each status line in turn, as a person reads it
+    document.addEventListener("DOMContentLoaded", () => {
+      const status = document.getElementById("status");
+      const heard = () => window.__said.at(-1) !== status.textContent &&
+        window.__said.push(status.textContent);
+      new MutationObserver(heard).observe(status, { childList: true, characterData: true,
+                                                   subtree: true });
+    });
   });
   return made;
 }
@@ -225,6 +260,9 @@ const layout = (page) => page.evaluate(() => {
   }).length;
   return {
     outputCut: output.scrollWidth - output.clientWidth,
+    // a table read across (--languages) may scroll sideways, as one, if it says so
+    outputCue: output.classList.contains("table") &&
+      visible(document.getElementById("output-more")),
     pageCut: document.documentElement.scrollWidth - window.innerWidth,
     cellPx: svg ? 14 * svg.getBoundingClientRect().width / svg.viewBox.baseVal.width : null,
     figureCut: scroller ? scroller.scrollWidth - scroller.clientWidth : 0,
@@ -232,10 +270,12 @@ const layout = (page) => page.evaluate(() => {
     sourceCut: source.scrollWidth - source.clientWidth,
     sourceCue: visible(source.nextElementSibling),
     rows: rows.length, numbered: numbered.length, lefts: [...new Set(lefts)], cards,
-    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more. A radio button is tapped by
-    // its label; an ID, a line or a figure row lights what its token does (WCAG's
-    // "equivalent"), and a link in a sentence is exempt.
-    small: [...document.querySelectorAll("#output .token, #strip .tok, button, select, " +
+    // WCAG 2.5.8: what a finger taps is 24 x 24 px or more, --tokens' listed IDs too,
+    // each of which lights a place of its own. A radio button is tapped by its label; any
+    // other ID, a line or a figure row lights what its token does (WCAG's "equivalent"),
+    // and a link in a sentence is exempt.
+    small: [...document.querySelectorAll("#output .token, #output .id.place, #strip .tok, " +
+                                          "button, select, " +
                                           "input:not([type=radio]), textarea, summary, " +
                                           "fieldset label")]
       .filter((target) => target.getClientRects().length && !target.closest("[hidden]"))
@@ -327,7 +367,8 @@ async function visit(page, k, state) {
   }
   check(now.get("pyodide") === "pyodide/", `${where}: lost its own ?pyodide=: ${seen.url}`);
   const cut = await layout(page);
-  check(cut.outputCut <= 0, `${where}: at 375 px the output is ${cut.outputCut} px too wide`);
+  check(cut.outputCut <= 0 || cut.outputCue, `${where}: at 375 px the output is ` +
+        `${cut.outputCut} px too wide`);
   check(cut.pageCut <= 0, `${where}: at 375 px the page scrolls sideways by ${cut.pageCut} px`);
   if (cut.cellPx !== null) {
     check(cut.cellPx >= 11, `${where}: at 375 px the figure's numbers are ${cut.cellPx} px`);
@@ -358,12 +399,13 @@ async function visit(page, k, state) {
       disabled: document.getElementById("vocab").disabled,
       options: [...document.getElementById("vocab").options].map((o) => o.value) }));
     const asked = new URLSearchParams(state.query).get("vocab");
-    const why = asked === null ? "" : names.includes(asked)
-      ? `This page's server has no ${asked} (.docs/vocab/${vocabularies.files[asked]}), so the ` +
-        `page shows the corpus's merges; on your machine, python3 tokembed.py --tokens --vocab ` +
-        `${asked} reads it. `
-      : `This page knows no vocabulary “${asked}”: --vocab takes ${listed(names)}. `;
-    check(note.text === why + NONE_SERVED && note.disabled && note.options.join() === "",
+    const said = asked === null ? NONE_SERVED : names.includes(asked)  // one line, each
+      ? "This page's server has no real vocabulary, so the page shows the corpus's merges: " +
+        `on your machine, python3 tokembed.py --tokens --vocab ${asked} reads ${asked}, and a ` +
+        `deployer offers it here by putting ${vocabularies.files[asked]} in .docs/vocab/.`
+      : `This page knows no vocabulary “${asked}”, and its server has none: ` +
+        NONE_SERVED.split(": ")[1];
+    check(note.text === said && note.disabled && note.options.join() === "",
           `${where}: with no vocabulary served, the --vocab field says "${note.text}" ` +
           `(disabled: ${note.disabled}; offers ${note.options})`);
   }
@@ -433,9 +475,18 @@ if (only(2)) {
   const third = String((await page.evaluate(() => window.tokembedPage.shown.tokens.ids))[3]);
   await page.tap("#output .line:not(.cells) .id[data-position='3']");  // an ID in the list
   now = await lit();
-  check(now.strip.length >= 1 && now.strip.every((row) => row === third) &&
-        now.lines.join() === third && now.listed.includes(`${third}@3`),
+  check(now.strip.length === 1 && now.strip[0] === third && now.lines.join() === third &&
+        now.listed.join() === `${third}@3`,
         `a tapped ID of --tokens' list lit ${JSON.stringify(now)}`);
+  // an ID of a token the text has twice lights its own place, not the other
+  await page.tap(`#output .line:not(.cells) .id[data-position='${mine[1]}']`);
+  now = await lit();
+  const spots = await page.evaluate(() => [...document.querySelectorAll("#strip .lit")]
+    .map((e) => `${e.dataset.row}@${e.dataset.position}`));
+  check(now.listed.join() === `344@${mine[1]}` && spots.join() === `344@${mine[1]}` &&
+        now.lines.join() === "344" && now.note.includes(`ID at position ${mine[1]} of the list`),
+        `a tapped ID of b' my', at ${mine[1]} (the text has it at ${mine}), lit ` +
+        `${JSON.stringify(now)}, painted ${spots}`);
   const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
     .map((token) => token.getAttribute("aria-label")));
   check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
@@ -501,7 +552,7 @@ if (only(2)) {
         `two figures: ids ${ids.repeated} repeat, references ${ids.dangling} dangle`);
   // --tokens by keyboard: one tab stop, then arrow keys along the tokens, each lighting
   // its line; a hovered line lights its token
-  await wide.goto(at("view=tokens&text=refund+my+order"));
+  await wide.goto(at("view=tokens&text=refund+my+order+my+order"));
   await settled(wide);
   await wide.focus("#strip .tok[tabindex='0']");
   const along = [];
@@ -522,6 +573,14 @@ if (only(2)) {
   now = await lit(wide);
   check(now.strip.length && now.strip.every((row) => row === String(ids2[0])),
         `hovering --tokens' first line lit painted tokens ${now.strip}`);
+  await wide.mouse.move(1, 1);
+  // a mouse over an ID of the list, of a token the text has twice: its own place only
+  const twice = ids2.findLastIndex((id) => ids2.indexOf(id) !== ids2.lastIndexOf(id));
+  await wide.hover(`#output .line:not(.cells) .id[data-position='${twice}']`);
+  now = await lit(wide);
+  check(twice > 0 && now.listed.join() === `${ids2[twice]}@${twice}` && now.strip.length === 1 &&
+        now.lines.join() === String(ids2[twice]),
+        `hovering the ID at ${twice} of ${ids2} lit ${JSON.stringify(now)}`);
   await wide.mouse.move(1, 1);
   const axe = join(modules, "axe-core", "axe.min.js");
   const scan = async (label) => {
@@ -615,6 +674,111 @@ if (only(2)) {
   done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
        "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
        "output and the figure together");
+
+  // --languages' table on a phone, on a slide at 200% zoom and at 1920 x 1080: every row
+  // on one line, never wrapped; its text 11 px or more; it fits the box, or (on the phone)
+  // scrolls sideways as one table and says so
+  const languages = states.findIndex((state) => state.query === "view=languages&merges=20");
+  for (const [width, height, scale, fits] of [[390, 844, 1, false], [960, 540, 2, true],
+                                              [1920, 1080, 1, true]]) {
+    const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
+                                 isMobile: width < 800, hasTouch: width < 800 });
+    const page = await made.newPage();
+    watch(page);
+    await page.goto(at(states[languages].query));
+    await settled(page);
+    const seen = await page.evaluate(() => {
+      const output = document.getElementById("output"), style = getComputedStyle(output);
+      const high = parseFloat(style.lineHeight);
+      const rows = [...output.querySelectorAll(".line")].filter((line) =>
+        /\S {2,}\S/.test(line.textContent));
+      return { text: output.textContent, px: parseFloat(style.fontSize), rows: rows.length,
+               wrapped: rows.filter((line) => line.getBoundingClientRect().height > 1.5 * high)
+                 .map((line) => line.textContent.trim().slice(0, 20)),
+               cut: output.scrollWidth - output.clientWidth,
+               said: document.getElementById("output-more")?.hidden === false };
+    });
+    const where = `--languages at ${width} x ${height} (x${scale})`;
+    check(seen.text === read(`page-${languages}.out`), `${where}: prints\n${seen.text}`);
+    check(seen.rows >= 17 && !seen.wrapped.length && seen.px >= 11,
+          `${where}: of ${seen.rows} rows, ${seen.wrapped.length} wrap (${seen.wrapped}), ` +
+          `in ${seen.px} px`);
+    check(fits ? seen.cut <= 0 && !seen.said : seen.cut > 0 && seen.said,
+          `${where}: the table is ${seen.cut} px wider than its box, and ` +
+          `${seen.said ? "says" : "does not say"} so`);
+    await made.close();
+  }
+  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom and at " +
+       "1920 x 1080; it fits, or scrolls sideways as one and says so");
+
+  // The copy panel, by a real mouse, on a laptop, a tall laptop, a slide and a slide at
+  // 200% zoom: each radio button and the copy button is clicked where a person would (a
+  // click that waits for nothing to cover the control, or the mouse at its centre), gets
+  // the click (nothing of the output or the figure lies over it), and does what it says.
+  const copyOf = (command) => read(`page-${states.findIndex((s) => s.copy === command)}.copy`);
+  for (const [width, height, scale] of [[1366, 768, 1], [1366, 900, 1], [1920, 1080, 1],
+                                        [960, 540, 2]]) {
+    const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
+                                 permissions: ["clipboard-read", "clipboard-write"] });
+    const page = await made.newPage();
+    watch(page);
+    await page.goto(at(""));
+    await settled(page);
+    const where = `at ${width} x ${height} (x${scale})`;
+    const hit = (selector) => page.evaluate((selector) => {  // what a click at its centre reaches
+      const control = document.querySelector(selector);
+      control.scrollIntoView({ block: "center" });
+      const r = control.getBoundingClientRect();
+      const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return at === control || control.contains(at) ? "" : `${at?.tagName} ${at?.id}` +
+        ` ${at?.closest("[id]")?.id ?? ""} lies over it`;
+    }, selector);
+    const click = async (selector) => {
+      await page.evaluate(() => window.scrollTo(0, 0));  // from the top, as a person scrolls
+      try {
+        await page.locator(selector).click({ timeout: 5000 });
+      } catch (error) {
+        check(false, `${where}: a click on ${selector} did not reach it: ` +
+              error.message.split("\n").find((line) => /intercepts|covers|Timeout/.test(line)));
+      }
+      const over = await hit(selector);
+      check(!over, `${where}: at the centre of ${selector}, ${over}`);
+      await settled(page);
+    };
+    const panel = () => page.evaluate(() => ({
+      source: document.getElementById("source").textContent,
+      command: document.getElementById("copy-command").textContent,
+      copied: document.getElementById("copied").textContent }));
+    await click("input[name=kind][value=checked]");
+    let now = await panel();
+    check(now.command === "python3 tokembed.py --copy lookup --checked" &&
+          now.source === copyOf(now.command), `${where}: "with its input checks" gave ` +
+          `${now.command}, showing\n${short(now.source)}`);
+    await page.selectOption("#copy", "cosine");
+    await click("input[name=kind][value=exercise]");
+    now = await panel();
+    check(now.command === "python3 tokembed.py --exercise cosine" &&
+          now.source === copyOf(now.command), `${where}: "as an exercise" gave ` +
+          `${now.command}, showing\n${short(now.source)}`);
+    const over = await hit("#clipboard");  // the mouse itself, at the button's centre
+    check(!over, `${where}: at the centre of Copy to the clipboard, ${over}`);
+    const box = await page.locator("#clipboard").boundingBox();
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(() => document.getElementById("copied").textContent, null,
+                               { timeout: 5000 }).catch(() => {});
+    now = await panel();
+    const pasted = await page.evaluate(() => navigator.clipboard.readText()).catch((e) => `${e}`);
+    check(now.copied === "Copied." && pasted === now.source,
+          `${where}: Copy to the clipboard said "${now.copied}" and copied ${short(pasted)}`);
+    await click("input[name=kind][value=lesson]");
+    now = await panel();
+    check(now.command === "python3 tokembed.py --copy cosine" &&
+          now.source.startsWith('"""cosine: lesson view'),
+          `${where}: "the lesson view" gave ${now.command}, showing\n${short(now.source)}`);
+    await made.close();
+  }
+  done("the copy panel's radio buttons and copy button take a real click at 1366 x 768, " +
+       "1366 x 900, 1920 x 1080 and 200% zoom, nothing over them, and do what they say");
 }
 
 // --- 3. Only this folder's code runs, whatever ?pyodide= says --------------------------------
@@ -821,7 +985,7 @@ async function servedVocabularies(budget) {
     const expected = read(`vocab-${k}.out`), where = `?${state.query}, served`;
     check(seen.command === state.command && seen.output === expected && seen.whole === expected,
           `${where}: shows "${seen.command}", printing\n${seen.output}--- not\n${expected}`);
-    check(cut.outputCut <= 0 && cut.pageCut <= 0 && !cut.small.length,
+    check((cut.outputCut <= 0 || cut.outputCue) && cut.pageCut <= 0 && !cut.small.length,
           `${where}: at 375 px, cut by ${cut.outputCut} and ${cut.pageCut} px; small: ` +
           `${cut.small}`);
     if (state.argv[0] === "--tokens") {
@@ -850,17 +1014,55 @@ async function servedVocabularies(budget) {
   await settled(broken, 240000);
   seen = await shown(broken);
   now = await field(broken);
-  check(now.note === `.docs/vocab/${files[1]} did not load (it is not tiktoken's file: its ` +
-        `SHA-256 differs), so the page leaves ${names[1]} out. --languages takes no --vocab: ` +
-        `it counts in each vocabulary this page's server has, ${names[0]} and ${names[2]}.` &&
+  check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+        `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
+        "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
+        "takes no --vocab: it counts in each vocabulary this page's server has, " +
+        `${names[0]} and ${names[2]}.` &&
         now.options.join() === ["", names[0], names[2]].join() &&
         / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output),
         `a damaged ${files[1]}: says "${now.note}", offers ${now.options}, shows\n${seen.output}`);
   await damaged.close();
+  // The same damaged file on plain http from another machine, where the page has no
+  // crypto.subtle: it is checked all the same (by Python's hashlib), left out, and said so
+  // in the page's own words, which ask no learner to remove a file; the others load.
+  const classSite = await classServer();
+  if (classSite) {
+    const insecure = await context({}, classSite.base);
+    const sound = await insecure.newPage();
+    watch(sound);
+    await sound.goto(`${classSite.base}/.docs/index.html?${vocabStates[0].query}&pyodide=pyodide/`);
+    await settled(sound, 240000);
+    const secure = await sound.evaluate(() => [window.isSecureContext, Boolean(crypto.subtle)]);
+    seen = await shown(sound);
+    check(secure.join() === "false,false" && seen.output === read("vocab-0.out"),
+          `on plain http from ${classSite.base} (secure context, crypto.subtle: ${secure}), ` +
+          `${vocabStates[0].command} shows\n${seen.output}`);
+    await sound.close();
+    await insecure.route(`**/.docs/vocab/${files[1]}`, (route) => route.fulfill({
+      contentType: "application/octet-stream", body: "not a vocabulary\n" }));
+    const page = await insecure.newPage();
+    watch(page);
+    await page.goto(`${classSite.base}/.docs/index.html?view=languages&pyodide=pyodide/`);
+    await settled(page, 240000);
+    seen = await shown(page);
+    now = await field(page);
+    check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+          `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
+          "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
+          "takes no --vocab: it counts in each vocabulary this page's server has, " +
+          `${names[0]} and ${names[2]}.` &&
+          now.options.join() === ["", names[0], names[2]].join() &&
+          / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output) &&
+          !/remove it/.test(seen.output + now.note),
+          `on plain http, a damaged ${files[1]}: says "${now.note}", offers ${now.options}, ` +
+          `shows\n${seen.output}`);
+    await insecure.close();
+  }
   remove();
   done(`the real vocabularies, served: looked for only by --tokens and --languages, read once ` +
        `when first run, ${vocabStates.length} links the same bytes as python3, a damaged file ` +
-       "left out");
+       `left out${classSite ? ", on plain http from another machine too" : ""}`);
 }
 
 // --- 4. Never frozen: budgets, measured in this run --------------------------------------------
@@ -906,6 +1108,7 @@ window.__done = performance.now();
     await settled(page);
     const got = await page.evaluate(() => ({
       events: window.tokembedPage.events, timings: window.tokembedPage.timings,
+      said: window.__said,
       paint: performance.getEntriesByName("first-contentful-paint")[0]?.startTime,
       first: window.__firstFrame, long: window.__longest }));
     const when = (what) => got.events.find(([name]) => name === what)?.[1];
@@ -918,6 +1121,12 @@ window.__done = performance.now();
     longest.push(Math.max(0, ...got.long.map(([, ms]) => ms)));
     steps.push(got);
     check(got.first === read("lesson.out"), "the first frame does not show the lesson's output");
+    // the status goes forward only: loading, arrived, started, ready (or running); never back
+    const stages = got.said.map((said) => [/^Loading Python/, /^Python \(Pyodide/,
+      /^Python has started/, /^(Ready:|Running) /].findIndex((start) => start.test(said)));
+    check(stages.length >= 3 && !stages.includes(-1) &&
+          stages.every((stage, j) => !j || stage >= stages[j - 1]),
+          `while loading, the status went ${JSON.stringify(got.said)}`);
     check(when("output") < when("figure") && when("figure") < when("source"),
           `fills the figure or the copy panel before the text: ${JSON.stringify(got.events)}`);
     const source = asked.indexOf("/tokembed.py"), wasm = asked.findIndex((p) => p.endsWith(".wasm"));
@@ -1112,14 +1321,21 @@ if (only(5)) {
   // A fetch that hangs is given up after 30 s, but said so only once the worker is free:
   // it may be starting Python meanwhile, which a busy machine slows, with a dozen pages here.
   const patience = 30000 + 20 * bareTook;
-  const ended = async (url, what, { timeout = 15000, holdWasm = false } = {}) => {
+  // took: from the start, or (with from) from the request for the file whose address
+  // ends so, which a busy machine may make some seconds after the start
+  const ended = async (url, what, { timeout = 15000, holdWasm = false, from = null } = {}) => {
     const page = await (holdWasm ? held : made).newPage();
+    let started = Date.now();
+    page.on("request", (request) => from && request.url().endsWith(from) &&
+      (started = Date.now(), from = null));
     await page.goto(url);
     try {
       await page.waitForSelector("#status[data-state=error]", { timeout });
     } catch {
-      check(false, `${url}: never ends, saying "${await page.textContent("#status")}"`);
+      check(false, `${url}: never ends within ${seconds(timeout)}, saying ` +
+            `"${await page.textContent("#status")}"`);
     }
+    const took = Date.now() - started;
     const after = await page.evaluate(() => ({
       status: document.getElementById("status").textContent,
       help: document.getElementById("help").textContent,
@@ -1147,13 +1363,22 @@ if (only(5)) {
             `${url}: said so only once Pyodide had started: ${after.started}`);
     }
     await page.close();
+    return took;
   };
   const docsOnly = await pythonServer(join(clone, ".docs"));
-  const hanging = createServer((request, response) => {  // under /late/, tokembed.py hangs
+  // Under /late/, tokembed.py hangs; .docs/hang/ never answers; .docs/wasm404/ and
+  // .docs/wasmhang/ are Pyodide's folder but for pyodide.asm.wasm, which is not found, or
+  // never answered
+  const hanging = createServer((request, response) => {
     let path = new URL(request.url, "http://x").pathname;
     const late = path.startsWith("/late/");
     if (late) path = path.slice("/late".length);
     if ((path === "/tokembed.py" && late) || path.startsWith("/.docs/hang/")) return;  // never
+    const wasm = /^\/\.docs\/(wasm404|wasmhang)\/(.*)$/.exec(path);
+    if (wasm?.[2] === "pyodide.asm.wasm") {
+      return wasm[1] === "wasm404" ? response.writeHead(404, "File not found").end() : null;
+    }
+    if (wasm) path = `/.docs/pyodide/${wasm[2]}`;
     const file = join(clone, decodeURIComponent(path));
     if (!file.startsWith(clone) || !existsSync(file)) return response.writeHead(404).end();
     const types = { ".html": "text/html", ".js": "text/javascript", ".mjs": "text/javascript",
@@ -1213,13 +1438,16 @@ if (only(5)) {
   };
   // A view that hangs, and a worker that dies, with or without a word: each ends in a
   // message, which says which (a view too slow, or Python that stopped on its own), and a
-  // fresh Python runs the next view. A dead worker is found without waiting RUN_LIMIT out.
-  const stopped = async (word, how, within) => {
-    const dies = await context();
+  // fresh Python runs the next view. A dead worker is found without waiting RUN_LIMIT out;
+  // on plain http from another machine (no Web Locks), one that closes without a word is
+  // found at RUN_LIMIT, and the page says it cannot tell that from a view too slow.
+  const stopped = async (word, how, within, classSite = null) => {
+    const dies = await context({}, classSite?.base);
     await faulty(dies, "self.onmessage = async ({ data }) => {",
                  `self.onmessage = async ({ data }) => {\n  if (data.argv?.includes("${word}")) {${how}; return; }`);
     const page = await dies.newPage();
-    await page.goto(`${slow}?pyodide=pyodide/`);
+    await page.goto(classSite ? `${classSite.base}/.docs/index.html?pyodide=pyodide/`
+                              : `${slow}?pyodide=pyodide/`);
     await settled(page, 240000).catch(() => {});
     const started = Date.now();
     await page.fill("#text", `my ${word}`);
@@ -1227,7 +1455,10 @@ if (only(5)) {
                                null, { timeout: within + 60000 }).catch(() => {});
     const after = await hear(page);
     const waited = Date.now() - started;
-    const said = within ? /^The page stopped this view: it ran for more than \d+ s\. .*slower/
+    const said = classSite ? new RegExp("^Python gave no answer for \\d+ s, so the page " +
+        "stopped it\\. The view may be too slow here, or Python may have stopped: .* cannot " +
+        "tell which\\. A fresh")
+      : within ? /^The page stopped this view: it ran for more than \d+ s\. .*slower/
       : /^Python stopped while it ran this view \(its worker (closed|failed: .*died)\)\. A fresh/;
     check(said.test(after.output) && after.restarts === 1 &&
           after.workers === 2 && await page.isVisible("#retry"),
@@ -1241,6 +1472,49 @@ if (only(5)) {
     console.log(`page: ${word}: stopped after ${seconds(waited)}, and a fresh Python went on`);
     await dies.close();
   };
+  // No network (jsDelivr not answered): the message and its commands stay inside their
+  // column on a phone, a laptop and a slide, and the README.md section it names is the one
+  // that gives those commands
+  const section = (title) => {  // a section of README.md, from its heading to the next
+    const at = readme.search(new RegExp(`^#+ ${title}$`, "m"));
+    return at < 0 ? "" : readme.slice(at).split(/\n(?=#+ )/)[0];
+  };
+  for (const [width, height] of [[375, 812], [1280, 800], [1920, 1080]]) {
+    const offline = await context({ viewport: { width, height }, isMobile: width < 800 });
+    await offline.route("https://cdn.jsdelivr.net/**", (route) => route.abort());  // first
+    const page = await offline.newPage();
+    await page.goto(`${base}/.docs/index.html`);
+    await page.waitForSelector("#status[data-state=error]", { timeout: 15000 }).catch(() => {});
+    const seen = await page.evaluate(() => {
+      const column = document.querySelector(".news").getBoundingClientRect().right;
+      const parts = [document.getElementById("status"), document.getElementById("help"),
+                     ...document.querySelectorAll("#help *")];
+      return { help: document.getElementById("help").textContent,
+               commands: [...document.querySelectorAll("#help pre")].flatMap((pre) =>
+                 pre.textContent.split("\n")),
+               over: parts.filter((part) => part.getBoundingClientRect().right > column + 1 ||
+                                            part.scrollWidth > part.clientWidth + 1)
+                 .map((part) => `${part.tagName} ${part.textContent.slice(0, 40)}`),
+               cut: document.documentElement.scrollWidth - innerWidth };
+    });
+    const named = /see README\.md, “([^”]+)”/.exec(seen.help)?.[1];
+    const where = `offline, at ${width} x ${height}`;
+    check(!seen.over.length && seen.cut <= 0, `${where}: the message runs out of its column ` +
+          `(the page ${seen.cut} px too wide): ${seen.over.join("; ")}`);
+    check(named && seen.commands.length >= 3 &&
+          seen.commands.every((line) => section(named).includes(`\n${line}`)),
+          `${where}: sends the reader to README.md's “${named}”, which does not give ` +
+          `${seen.commands.join("; ")}`);
+    await offline.close();
+  }
+  console.log("page: offline: its message, in its column at 375, 1280 and 1920 px, names " +
+              "the README.md section that gives its commands");
+  // Pyodide's WebAssembly not found: said at once, naming the file, before a bare page
+  // would have started Python (alone, so that the other checks' load is not timed too)
+  const missing = await ended(`${slow}?pyodide=wasm404/`,
+    /^Pyodide .* from http:\S+\/wasm404\/pyodide\.asm\.wasm: the server answered 404 File/,
+    { timeout: bareTook });
+  console.log(`page: pyodide.asm.wasm not found: said after ${seconds(missing)}`);
   await Promise.all([
     ended(`file://${clone}/.docs/index.html`, /open as a file/),
     ended(`${docsOnly.base}/index.html?pyodide=pyodide/`, /tokembed\.py could not be fetched.*404/,
@@ -1250,11 +1524,22 @@ if (only(5)) {
     ended(`${slow}?pyodide=hang/`, /Pyodide .*did not arrive within 30 s/, { timeout: patience }),
     ended(`${late}?pyodide=pyodide/`, /tokembed\.py could not be fetched.*within 30 s/,
           { timeout: patience }),
+    // Pyodide's WebAssembly never answered: said as the worker gives up on it, after its
+    // own 30 s (Pyodide itself only logs it, and the page's watchdog waited 150 s)
+    ended(`${slow}?pyodide=wasmhang/`,
+          /^Pyodide .* from http:\S+\/wasmhang\/pyodide\.asm\.wasm: nothing arrived for 30 s\.$/,
+          { timeout: patience, from: "/wasmhang/pyodide.asm.wasm" }).then((took) => {
+      check(took <= 30000 + bareTook, `pyodide.asm.wasm never answered: said ` +
+            `${seconds(took)} after it was asked for, not within 30 s and a bare start`);
+      console.log(`page: pyodide.asm.wasm never answered: said ${seconds(took)} after it was ` +
+                  "asked for");
+    }),
     slowStart(),
     fourTabs(),
     stopped("STUCK", `const hold = new XMLHttpRequest(); hold.open("GET", new URL("hang/x", ` +
             `import.meta.url), false); try { hold.send(); } catch {}`, RUN_LIMIT),
     stopped("GONE", "self.close()", 0),
+    classServer().then((site) => site && stopped("CLOSED", "self.close()", RUN_LIMIT, site)),
     stopped("DIED", `setTimeout(() => { throw new Error("the worker died"); })`, 0),
   ]);
   docsOnly.close();
@@ -1262,8 +1547,8 @@ if (only(5)) {
   hanging.close();
   await made.close();
   await held.close();
-  done("file://, a missing tokembed.py (at once), a bad Pyodide folder and two fetches that " +
-       "hang each end in one message; a slow start and four tabs are waited for; a view " +
+  done("file://, a missing tokembed.py or pyodide.asm.wasm (at once), a bad Pyodide folder " +
+       "and three fetches that hang each end in one message; a slow start and four tabs are waited for; a view " +
        "that hangs and a worker that dies are stopped, said, and replaced");
 }
 
@@ -1274,6 +1559,7 @@ done("nothing left 127.0.0.1");
 await browser.close();
 attacker.close();
 site.close();
+classroom?.close();
 console.log(`the page in Chromium: ${states.length} URL states and ${big.length} long answers, ` +
             "the same bytes as python3");
 process.exit(0);

@@ -16,6 +16,7 @@ const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
 const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
 const READS_CACHE = ["--languages"];  // it counts in every real vocabulary the cache holds
+const TABLES = ["--languages"];  // its rows are read across: never wrapped (see across())
 const NO_ROWS = ["--seed", "--d-model"];  // --tokens --vocab shows no rows: it refuses these
 const VOCAB_FOLDER = ".docs/vocab/";  // where a deployer puts the real vocabularies' files
 const DEBOUNCE_MS = 200;  // a key held down on the View select runs only where it stops
@@ -42,7 +43,7 @@ const page = {  // what the page shows and knows; CI reads it
   vocabularies: JSON.parse($("vocabularies").textContent),  // --vocab's names: their files
   models: {},  // each real vocabulary's model, once Python says
   corpus: [], text: "refund my order", names: [], python: null, failed: null,
-  figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0,
+  figureMax: 64, pyodide: PYODIDE, timings: {}, restarts: 0, watched: false,
   shown: { output: null, figure: "", source: null, command: "", tokens: null },
   events: [],  // [what, ms since navigation, argv], in the order they happened
   runs: [],  // each command line sent to Python, in order
@@ -302,8 +303,12 @@ function pump() {
   waiting[slot] = null;
   const request = busy;
   request.sent = performance.now();
-  request.limit = setTimeout(() => stopped(request, `it ran for more than ${RUN_LIMIT_MS / 1000} s`),
-                             RUN_LIMIT_MS);
+  // past the limit, a view is too slow; unless no Web Lock watches the worker, when it may
+  // as well have stopped on its own, unseen: then the page says only that nothing came
+  request.limit = setTimeout(() => (page.watched
+    ? stopped(request, `it ran for more than ${RUN_LIMIT_MS / 1000} s`)
+    : stopped(request, `Python gave no answer for ${RUN_LIMIT_MS / 1000} s`, "silent")),
+  RUN_LIMIT_MS);
   worker.postMessage({ kind: "run", id: request.id, argv: request.argv, tokens: request.tokens });
   page.runs.push(request.argv);
   settle();
@@ -338,20 +343,23 @@ function answered(message) {
   }
 }
 
-// A view that runs past the limit ("slow"), or a worker that ends on its own ("ended"),
-// ends here: the view says which, is not run again by itself, and a fresh Python starts.
+// A view that runs past the limit ("slow"), a worker that ends on its own ("ended"), or,
+// where no Web Lock watches the worker, one that gives no answer within the limit
+// ("silent": too slow, or ended unseen) ends here: the view says which, is not run again
+// by itself, and a fresh Python starts.
 function stopped(request, why, how = "slow") {
   const ended = how === "ended";
   if (request) {
     clearTimeout(request.limit);
     if (busy === request) busy = null;
-    const answer = { status: "stopped", out: "", err: why, tokens: null, ended };
+    const answer = { status: "stopped", out: "", err: why, tokens: null, ended, how };
     remember(request.key, answer);
     if (latest[request.slot] === request.id) request.then(answer, request);
   }
   page.restarts += 1;
   mark("restart");
-  startWorker(`${ended ? `Python stopped (${why})` : `The page stopped Python: ${why}`}. ` +
+  startWorker(`${ended ? `Python stopped (${why})` : how === "silent" ? why
+                : `The page stopped Python: ${why}`}. ` +
               "A fresh Python is starting for what you ask next …");
 }
 
@@ -510,19 +518,24 @@ function enable(name, on, option, by = undefined) {
 // SHOW_CHARS or SHOW_LINES it shows the start, says what it left out, and offers
 // the whole as a file.
 const drawing = { id: 0, active: false };
-function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, then = () => {}) {
+function showOutput({ status, out, err, tokens, parts, breaks, ended, how }, argv,
+                    then = () => {}) {
   const pre = $("output");
   if (status === "stopped") {
     wait(pre, "");
     pre.classList.add("error");
     const said = ended ? `Python stopped while it ran this view (${err})`
+      : how === "silent" ? `${err}, so the page stopped it`
       : `The page stopped this view: ${err}`;
-    pre.dataset.why = `${said}. ` + (ended ? "A fresh Python is starting: run it here " +
-      "again, or run the command above on your machine." : "Python in a browser is " +
+    const again = "A fresh Python is starting: run it here again, or run the command " +
+      "above on your machine.";
+    pre.dataset.why = `${said}. ` + (ended ? again : how === "silent" ? "The view may be " +
+      "too slow here, or Python may have stopped: served by plain http from another " +
+      `machine, the page cannot tell which. ${again}` : "Python in a browser is " +
       "slower than on your machine, and a phone slower still: run the command above there.");
     $("outcome").textContent = "stopped";
     $("announce").textContent = `${said}.`;
-    outputNote({ retry: argv, ended });
+    outputNote({ retry: argv, ended: ended || how === "silent" });
     showStrip(null);
     unlight();
     mark("output", argv);
@@ -533,6 +546,8 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
   const id = ++drawing.id;
   pre.classList.remove("waiting");
   pre.classList.toggle("error", status !== 0);
+  pre.classList.remove("table", "more");
+  $("output-more").hidden = true;
   pre.replaceChildren();
   unlight();
   const python = Boolean(page.python);
@@ -541,7 +556,7 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
   page.ids = tokens ? tokens.ids : null;
   const cut = status === 0 && parts ? cutOf(parts, breaks) : cutOf([text]);
   const lines = cut.text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
-  const line = marker(argv, tokens);
+  const line = status === 0 && TABLES.includes(argv[0]) ? across(pre, lines) : marker(argv, tokens);
   let k = 0;
   drawing.active = true;
   // Lines go in blocks of BLOCK, which the browser lays out only when they are in
@@ -569,6 +584,7 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended }, argv, th
       return;
     }
     drawing.active = false;
+    if (pre.classList.contains("table")) cue(pre);
     outputNote(cut.left ? cut : null);
     if (python) mark("output", argv);
     figureFor.then?.();
@@ -753,6 +769,23 @@ function marker(argv, tokens) {
   };
 }
 
+// A table of columns to read across (--languages: a row a language, a column a
+// vocabulary) is not wrapped, a row cut in two: the box sizes its text to fit the widest
+// row, down to 11 px, and past that scrolls sideways, all rows as one, and says so.
+// A row is a line with a gap of two spaces or more between its words; the lines of
+// prose around the table wrap as every output's do.
+function across(pre, lines) {
+  const row = (line) => /\S {2,}\S/.test(line);
+  const widest = Math.max(0, ...lines.filter(row).map((line) => [...line.trimEnd()].length));
+  pre.classList.add("table");
+  pre.style.setProperty("--cols", widest);
+  return (line) => {
+    const span = plainLine(line);
+    if (row(line)) span.classList.add("across");
+    return span;
+  };
+}
+
 function plainLine(line) {
   const span = document.createElement("span");
   span.className = "line";
@@ -853,7 +886,11 @@ function tokenLines(tokens) {
     let right = true;
     fill(span, line, /\d+/g, (number) => {
       right &&= j < tokens.ids.length && Number(number) === tokens.ids[j];
-      return right ? idSpan(number, tokens.ids[j], j++) : number;
+      if (!right) return number;
+      const id = idSpan(number, tokens.ids[j], j++);
+      id.classList.add("place");  // it lights its own place, a target of its own
+      id.style.setProperty("--n", number.length);
+      return id;
     });
     stage = right && !line.includes("]") ? "ids" : "done";
     return span;
@@ -980,21 +1017,27 @@ function chip(tokens, k, content, part) {
   return token;
 }
 
+// What is pointed at, focused or tapped: a row ("344"), which lights every place of its
+// token; or, for an ID of --tokens' list, a row at one place ("344@6"), which lights that
+// place only: that ID, the token painted there, and the row's line of the table.
 let pinned = null;
-function light(row) {
+const placed = (element) => element.matches("#strip .tok, #output .id.place");
+function light(spot) {
   for (const element of document.querySelectorAll(".lit")) element.classList.remove("lit");
   for (const element of document.querySelectorAll("#strip [aria-selected=true]")) {
     element.setAttribute("aria-selected", "false");
   }
-  if (row === null) {
+  if (spot === null) {
     document.body.classList.remove("lighting");
     $("lit-note").textContent = "";
     return;
   }
-  const lit = document.querySelectorAll(`#output [data-row="${row}"], ` +
-    `#figure [data-row="${row}"], #strip [data-row="${row}"]`);
+  const [row, place = null] = String(spot).split("@").map(Number);
+  const lit = [...document.querySelectorAll(`#output [data-row="${row}"], ` +
+    `#figure [data-row="${row}"], #strip [data-row="${row}"]`)].filter((element) =>
+    place === null || !placed(element) || Number(element.dataset.position) === place);
   for (const element of lit) element.classList.add("lit");
-  for (const element of document.querySelectorAll(`#strip [data-row="${row}"]`)) {
+  for (const element of lit.filter((element) => element.closest("#strip"))) {
     element.setAttribute("aria-selected", "true");
   }
   document.body.classList.add("lighting");
@@ -1010,7 +1053,10 @@ function light(row) {
     const k = tokens.ids.indexOf(row), output = $("output");
     const line = output.querySelector(`.cells[data-row="${row}"]`);
     const ids = output.querySelector(`.line:not(.cells) .id[data-row="${row}"]`);
-    const inOutput = line && ids ? "its line, and its IDs in the list, are lit in the output"
+    const inOutput = place !== null ? (line ? "its line, and " : "") + `its ID at position ` +
+        `${place} of the list, ${line ? "are" : "is"} lit in the output, as is the token at ` +
+        "that place in your text"
+      : line && ids ? "its line, and its IDs in the list, are lit in the output"
       : line ? "its line is lit in the output"
       : ids ? "its IDs are lit in the output's list (its table has a line only for the first " +
               "distinct tokens)"
@@ -1029,12 +1075,18 @@ const unlight = () => {
   light(null);
 };
 const rowAt = (target) => target?.closest?.("[data-row]")?.dataset.row ?? null;
+const spotAt = (target) => {  // "row", or "row@place" for an ID of --tokens' list
+  const row = rowAt(target);
+  const id = target.closest(".id");
+  return row === null ? null : id?.classList.contains("place") ? `${row}@${id.dataset.position}`
+    : row;
+};
 
 function linkRows() {
   for (const box of [$("output"), $("figure"), $("strip")]) {
     box.addEventListener("pointerover", (event) => {
       if (event.pointerType !== "touch" && pinned === null && rowAt(event.target) !== null) {
-        light(Number(rowAt(event.target)));
+        light(spotAt(event.target));
       }
     });
     box.addEventListener("pointerout", (event) => {
@@ -1042,9 +1094,9 @@ function linkRows() {
           rowAt(event.relatedTarget) === null) light(null);
     });
     box.addEventListener("click", (event) => {  // a tap, on a phone
-      const row = rowAt(event.target);
-      if (row === null) return;
-      pinned = pinned === Number(row) ? null : Number(row);
+      const spot = spotAt(event.target);
+      if (spot === null) return;
+      pinned = pinned === spot ? null : spot;
       light(pinned);
       if (box.id === "strip") rove(event.target.closest(".tok"), false);
       event.stopPropagation();
@@ -1052,7 +1104,7 @@ function linkRows() {
   }
   for (const box of [$("output"), $("strip")]) {
     box.addEventListener("focusin", (event) => {
-      if (rowAt(event.target) !== null) light(Number(rowAt(event.target)));
+      if (rowAt(event.target) !== null) light(spotAt(event.target));
     });
     box.addEventListener("focusout", (event) => {
       if (pinned === null && rowAt(event.relatedTarget) === null) light(null);
@@ -1084,21 +1136,38 @@ function rove(token, focus) {
 // shown, and reads them all, once, when --vocab or --languages first runs; --vocab offers
 // only those that it found. With none there, one line says so. Nothing comes from OpenAI.
 const vocabs = { served: null, loaded: false, failed: {}, asked: null, holding: false,
-                 problem: "", bytes: 0, total: 0 };
+                 unknown: "", missing: "", bytes: 0, total: 0 };  // what a link asked for
 const listed = (names) => (names.length < 3 ? names.join(" and ")
   : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`);
 const offered = () => Object.keys(page.vocabularies).filter((name) =>
   vocabs.served && name in vocabs.served && !(name in vocabs.failed));
 
 function readVocab(asked) {  // a link's ?vocab=: one of the names, nothing else
-  vocabs.problem = "";
   const known = Object.hasOwn(page.vocabularies, asked);
+  Object.assign(vocabs, { unknown: known ? "" : asked, missing: "" });
   vocabOptions(known ? [asked] : []);
   $("vocab").value = known ? asked : "";
-  if (asked && !known) {
-    vocabs.problem = `This page knows no vocabulary “${brief(asked, 40)}”: --vocab takes ` +
-      `${listed(Object.keys(page.vocabularies))}.`;
+}
+
+// What the --vocab field says of a link's ?vocab= that the page cannot give: a name it
+// does not know, or one its server does not have; with none served, in the same line as
+// that (one line, not two that repeat each other)
+function vocabProblem(none) {
+  const all = listed(Object.keys(page.vocabularies));
+  const offer = `a deployer offers ${all} by putting ` +
+    `${listed(Object.values(page.vocabularies))} in ${VOCAB_FOLDER}`;
+  const { unknown, missing } = vocabs;
+  if (unknown) {
+    return `This page knows no vocabulary “${brief(unknown, 40)}”` +
+      (none ? `, and its server has none: ${offer}.` : `: --vocab takes ${all}.`);
   }
+  if (!missing) return "";
+  const home = `on your machine, python3 tokembed.py --tokens --vocab ${missing} reads`;
+  return none ? `This page's server has no real vocabulary, so the page shows the corpus's ` +
+    `merges: ${home} ${missing}, and a deployer offers it here by putting ` +
+    `${page.vocabularies[missing]} in ${VOCAB_FOLDER}.`
+    : `This page's server has no ${missing} (${VOCAB_FOLDER}${page.vocabularies[missing]}), ` +
+      `so the page shows the corpus's merges; ${home} it.`;
 }
 
 function vocabOptions(names) {
@@ -1121,10 +1190,15 @@ function vocabField(flag, takes) {
   if (!viewTakes(flag).includes("--vocab") && !reads) return;  // enable() said why it is off
   if (takes.includes("--vocab")) $("vocab").disabled = vocabs.served !== null && !names.length;
   const files = Object.values(page.vocabularies);
-  const said = [vocabs.problem, ...Object.entries(vocabs.failed).map(([name, why]) =>
-    `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page leaves ` +
-    `${name} out.`)].filter(Boolean);
-  if (vocabs.served && !Object.keys(vocabs.served).length) {
+  const none = vocabs.served !== null && !Object.keys(vocabs.served).length;
+  const problem = vocabProblem(none);
+  const said = [problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
+    why ? `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page ` +
+          `leaves ${name} out.`
+      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not tiktoken's ` +
+        `file (damaged, or another file by that name), so the page leaves ${name} out: ` +
+        `whoever serves the page can copy it again from ~/.cache/tokembed.`)].filter(Boolean);
+  if (none && !problem) {
     said.push(`This page's server has no real vocabulary: a deployer offers ` +
               `${listed(Object.keys(page.vocabularies))} by putting ${listed(files)} in ` +
               `${VOCAB_FOLDER}.`);
@@ -1185,9 +1259,7 @@ function vocabAnswered({ id, served, loaded, failed }) {
   if (load) Object.assign(vocabs, { loaded: true, failed });
   mark(load ? "vocabularies-loaded" : "vocabularies-found", loaded);
   if (chosen && !offered().includes(chosen)) {  // a link's, which this server cannot give
-    vocabs.problem = failed[chosen] ? "" : `This page's server has no ${chosen} ` +
-      `(${VOCAB_FOLDER}${page.vocabularies[chosen]}), so the page shows the corpus's merges; ` +
-      `on your machine, python3 tokembed.py --tokens --vocab ${chosen} reads it.`;
+    vocabs.missing = failed[chosen] ? "" : chosen;
   }
   if (vocabs.holding) {
     show.now = true;
@@ -1246,10 +1318,10 @@ function showSource() {
   $("copied").textContent = "";
   writeState();
   if (!page.names.length) return;
-  ask("source", args, ({ status, out, err, ended }) => {
+  ask("source", args, ({ status, out, err, ended, how }) => {
     if (status === "stopped") {
       wait($("source"), ended ? `Python stopped while it ran this (${err}).`
-        : `The page stopped it: ${err}.`);
+        : how === "silent" ? `${err}.` : `The page stopped it: ${err}.`);
       return;
     }
     page.shown.source = status === 0 ? out : err;
@@ -1298,11 +1370,13 @@ function fail(what, text) {
   mark("failed");
 }
 
-function help(lines) {  // a failure's message, with what to run
+function help(lines) {  // a failure's message, with what to run (a command a line)
   const box = $("help");
   box.replaceChildren(...lines.map((line) => {
     const p = document.createElement(line.code ? "pre" : "p");
-    p.textContent = line.code ?? line;
+    if (line.code) p.append(...line.code.split("\n").map((command, k, all) =>
+      plainLine(k < all.length - 1 ? `${command}\n` : command)));
+    else p.textContent = line;
     return p;
   }));
   box.hidden = false;
@@ -1367,21 +1441,27 @@ function watchLoading() {
   }, 1000);
 }
 
+// Loading only goes forward: WebAssembly compiles as it streams in, so a file (the
+// WebAssembly itself, the standard library) may finish after "compile" or "compiled"; the
+// status, the progress line and the watchdog stay where loading has got to, and never
+// flicker back to "Loading".
+const RANK = { start: 0, bytes: 1, file: 1, source: 1, loader: 1, compile: 2, compiled: 3,
+               python: 4, import: 4 };
 function progress({ step, text, bytes }) {
   news.moved = performance.now();
   news.bytes = bytes;
   page.timings[step === "bytes" ? "bytes" : `${step}:${text}`] ??= performance.now();
-  if (STEPS[step] !== STEPS[news.step]) news.since = performance.now();
-  news.step = step;
+  if (RANK[step] >= RANK[news.step]) {
+    if (STEPS[step] !== STEPS[news.step]) news.since = performance.now();
+    news.step = step;
+  }
   if (step === "source") page.sourceArrived = true;
   if (page.restarting) return;
-  if (step === "python" || step === "import") say("Python has started; importing tokembed.py …", "busy");
-  else if (step === "compile" || step === "compiled") {
-    say(`Python (Pyodide ${VERSION}) has arrived, and is starting …`, "busy");
-  } else if (step !== "bytes") {
-    say(`Loading Python (Pyodide ${VERSION}, about 12 MB, once)` +
-        (page.sourceArrived ? "; tokembed.py has arrived …" : " and tokembed.py …"), "busy");
-  }
+  const at = RANK[news.step];
+  say(at >= RANK.python ? "Python has started; importing tokembed.py …"
+    : at === RANK.compiled ? `Python (Pyodide ${VERSION}) has arrived, and is starting …`
+    : `Loading Python (Pyodide ${VERSION}, about 12 MB, once)` +
+      (page.sourceArrived ? "; tokembed.py has arrived …" : " and tokembed.py …"), "busy");
 }
 
 function ready(info) {
@@ -1439,8 +1519,10 @@ function startWorker(saying) {
     }
   };
   // A worker that closes says nothing: it holds a Web Lock, which the page gets once it
-  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it.)
+  // has ended. (No Web Locks outside https and localhost: there, RUN_LIMIT_MS catches it,
+  // and the page says it cannot tell a slow view from a Python that stopped.)
   const lock = navigator.locks && `tokembed-${crypto.randomUUID()}`;
+  page.watched = false;  // until the worker holds the lock
   mine.onmessage = ({ data }) => {
     if (mine !== worker || page.failed) return;
     news.heard = performance.now();
@@ -1451,7 +1533,10 @@ function startWorker(saying) {
     else if (data.kind === "result") answered(data);
     else if (data.kind === "vocab-bytes") vocabBytes(data);
     else if (data.kind === "vocabularies") vocabAnswered(data);
-    else if (data.kind === "held") navigator.locks.request(lock, () => ended("its worker closed"));
+    else if (data.kind === "held") {
+      page.watched = true;
+      navigator.locks.request(lock, () => ended("its worker closed"));
+    }
   };
   mine.onerror = (event) => {
     event.preventDefault?.();
@@ -1523,7 +1608,7 @@ function pause() {
 
 function wire() {
   $("vocab").addEventListener("input", () => {
-    vocabs.problem = "";  // the learner chose: what a link asked for is past
+    Object.assign(vocabs, { unknown: "", missing: "" });  // the learner chose: a link's is past
   });
   for (const [name] of OPTIONS) $(name).addEventListener("input", show);
   $("text").addEventListener("input", () => {
@@ -1563,7 +1648,7 @@ function wire() {
   });
   linkRows();
   addEventListener("resize", () => {
-    for (const box of document.querySelectorAll(".scroller")) cue(box);
+    for (const box of document.querySelectorAll(".scroller, #output.table")) cue(box);
   });
 }
 

@@ -17,7 +17,7 @@
 //                 {kind: "result", id, status, out, err, ms, tokens, broken}   its last
 //                 {kind: "vocab-bytes", id, bytes, total}       a vocabulary file arrives
 //                 {kind: "vocabularies", id, served: {name: bytes}, loaded: [name, ...],
-//                  failed: {name: why}}
+//                  failed: {name: {damaged: true} | {why}}}
 // `at` is a wall-clock time (ms since 1970), which the page reads on its own clock.
 // A step is "bytes" (more of a file arrived), "file" (one arrived whole), "source",
 // "loader", "compile", "compiled", "python", "import"; "alive" says that the worker
@@ -150,7 +150,7 @@ async function lookFor(files) {  // {name: bytes, or 0 if the server does not sa
   return served;
 }
 
-async function readAll({ files, write }, served, id) {
+async function readAll({ files, write, keep }, served, id) {
   const loaded = [], failed = {};
   const total = Object.values(served).reduce((sum, n) => sum + n, 0);
   let bytes = 0, said = 0;
@@ -165,15 +165,13 @@ async function readAll({ files, write }, served, id) {
     if (!(name in served) || !PLAIN.test(file)) return;
     try {
       const data = await fetchWhole(VOCAB + file, arrived);
-      if (crypto.subtle) {  // (only in a secure context; where not, tokembed.py checks it)
-        const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", data))]
-          .map((b) => b.toString(16).padStart(2, "0")).join("");
-        if (digest !== sha256) throw new Error("it is not tiktoken's file: its SHA-256 differs");
-      }
-      write(path, data);
-      loaded.push(name);
+      // checked by Python's hashlib, which every page has: crypto.subtle is only in a
+      // secure context, not on plain http from another machine (a teacher's laptop)
+      write(`${path}.part`, data);
+      if (keep(`${path}.part`, path, sha256)) loaded.push(name);
+      else failed[name] = { damaged: true };
     } catch (error) {
-      failed[name] = String(error.message || error);
+      failed[name] = { why: String(error.message || error) };
     }
   }));
   post({ kind: "vocab-bytes", id, bytes, total });
@@ -221,12 +219,18 @@ function allowed(folder) {
 
 // Count the bytes of every fetch Pyodide makes, to say how far loading has come,
 // and to give up on a fetch that stalls. The response keeps its headers, so that
-// WebAssembly's streaming compile still sees application/wasm.
+// WebAssembly's streaming compile still sees application/wasm. A fetch that fails (an
+// answer other than 200, a stall, a lost connection) ends loading at once, naming its
+// file: Pyodide only logs "wasm instantiation failed!" for pyodide.asm.wasm, and its
+// loadPyodide() never settles, so the page would hear nothing until its own watchdog.
 let loaded = 0, lastBytes = 0;
+let fetchFailed = () => {};  // while Pyodide loads: reject loading, with what and where
 const plainFetch = self.fetch.bind(self);
 function countingFetch(input, init) {
-  const name = String(input.url ?? input).split("?")[0].split("/").pop();
+  const url = String(input.url ?? input), name = url.split("?")[0].split("/").pop();
+  const failed = (detail) => fetchFailed({ what: "Pyodide", url: url.split("?")[0], detail });
   const stall = new AbortController();
+  stall.signal.addEventListener("abort", () => failed(`nothing arrived for ${STALL_MS / 1000} s`));
   let timer = setTimeout(() => stall.abort(), STALL_MS);
   const still = () => {
     clearTimeout(timer);
@@ -234,6 +238,11 @@ function countingFetch(input, init) {
   };
   return plainFetch(input, { ...init, signal: stall.signal }).then((response) => {
     still();
+    if (!response.ok) {
+      clearTimeout(timer);
+      failed(`the server answered ${response.status} ${response.statusText}`.trim());
+      return response;
+    }
     if (!response.body) {
       clearTimeout(timer);
       return response;
@@ -258,6 +267,7 @@ function countingFetch(input, init) {
                                    headers: response.headers });
   }, (error) => {
     clearTimeout(timer);
+    if (!stall.signal.aborted) failed(String(error.message || error));
     throw stall.signal.aborted ? new Error(`nothing arrived for ${STALL_MS / 1000} s`)
                                : error;
   });
@@ -316,12 +326,17 @@ async function loadPython(folder) {
   self.fetch = countingFetch;
   announceCompiles();
   try {
-    const pyodide = await loadPyodide({ indexURL: folder });
+    const fetched = new Promise((_, reject) => {
+      fetchFailed = reject;
+    });
+    const pyodide = await Promise.race([loadPyodide({ indexURL: folder }), fetched]);
     stepped("python", "Python");
     return pyodide;
   } catch (error) {
-    throw { what: "Pyodide", url: folder, detail: String(error.message || error) };
+    throw error.what ? error : { what: "Pyodide", url: folder,
+                                 detail: String(error.message || error) };
   } finally {
+    fetchFailed = () => {};
     self.fetch = plainFetch;
     quietCompiles();
   }
@@ -352,7 +367,7 @@ async function start(folder, sourceURL) {
       pyodide.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
       pyodide.FS.writeFile(path, data);
     };
-    return { ...code, files, write };
+    return { ...code, files, write };  // and keep, from PROGRAM
   } catch (failure) {
     clearInterval(alive);
     post({ kind: "failed", what: failure.what ?? "Python", url: failure.url ?? "",
@@ -450,5 +465,17 @@ def vocabularies():
              os.path.join(os.environ["TOKEMBED_CACHE"], os.path.basename(v.file)))
             for name, v in tokembed.VOCABULARIES.items()]
 
-[("run", run), ("spans", spans)]
+def keep(part, path, sha256):
+    """Keep a vocabulary's file, written to part, at path if it is tiktoken's (by its
+    SHA-256); else remove it. Whether it was kept."""
+    import hashlib  # here, not at the top: only a page that serves vocabularies needs it
+    with open(part, "rb") as file:
+        same = hashlib.sha256(file.read()).hexdigest() == sha256
+    if same:
+        os.replace(part, path)
+    else:
+        os.remove(part)
+    return same
+
+[("run", run), ("spans", spans), ("keep", keep)]
 `;
