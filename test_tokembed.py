@@ -912,6 +912,17 @@ def test_gpt2s_vocabulary_is_its_encoder_json():
 
 
 @needs_gpt2
+def test_gpt2s_pinned_merges_are_read_at_once_as_the_lesson_reads_them():
+    """--vocab reads vocab.bpe, its SHA-256 tiktoken's, by a fast path with no proofs:
+    the very ranks that read_merges, token_bytes and gpt2_ids give."""
+    data = (pathlib.Path(GPT2) / "vocab.bpe").read_bytes()
+    name, ranks, split = tokembed._table(data, "vocab.bpe")
+    tokens = token_bytes(read_merges(data.decode("utf-8").splitlines()))
+    assert (name, split) == ("gpt2", tokembed.GPT2)
+    assert ranks == dict(zip(tokens, gpt2_ids(range(len(tokens)))))
+
+
+@needs_gpt2
 def test_gpt2s_end_of_text_comes_only_from_code():
     """No text encodes to 50,256: typed as text, <|endoftext|> is 7 ordinary tokens."""
     rng = random.Random(8)

@@ -1344,14 +1344,14 @@ def _merges_file(path):
     for number, line in enumerate(lines, 1):
         if not line or number == 1 and line.startswith("#version"):
             continue  # a blank line, or the version line: no merge
-        parts, at = line.split(" "), f"{where}line {number}, {_shown(line)},"
+        parts = line.split(" ")
         if len(parts) != 2 or not set(parts) <= made:  # each made before it
             looks = " (it reads as a tiktoken file's)" * parts[-1].isdigit()
-            raise ValueError(f"{at} is not two tokens made before it, and a "
-                             f"space between{looks}")
+            raise ValueError(f"{where}line {number}, {_shown(line)}, is not two "
+                             f"tokens made before it, and a space between{looks}")
         if "".join(parts) in made:  # one token, two IDs: which would encode?
-            raise ValueError(f"{at} makes {_shown(''.join(parts))}, made "
-                             "before it")
+            raise ValueError(f"{where}line {number}, {_shown(line)}, makes "
+                             f"{_shown(''.join(parts))}, made before it")
         made.add("".join(parts))
     return lines
 
@@ -1731,7 +1731,8 @@ def _encoded(text, table, pattern):
     it, the IDs, each one's bytes, and how a SentencePiece model writes each (or None)."""
     if pattern is not None:  # ranks, tiktoken's kind
         ids = _rank_encode(text, table, pattern)
-        return text, ids, {i: token for token, i in table.items() if i in set(ids)}, None
+        used = set(ids)
+        return text, ids, {i: token for token, i in table.items() if i in used}, None
     ids, pieces = _sp_encode(text, table), table["pieces"]  # pieces with ▁, <0xE1>
     return _sp_text(text, table).replace("\u2581", " "), ids, {i: bytes([int(
         pieces[i][0][3:5], 16)]) if pieces[i][2] == 6 else pieces[i][0].replace(
@@ -3488,7 +3489,7 @@ def _vocabulary(vocab):
 def _table(data, path):
     """Parse a vocabulary file's bytes (a known file's at once, any other's proven line
     by line): its table's name, or None; its ranks; the split an unknown one gets."""
-    import base64  # here, not at the top: only --vocab needs it
+    import base64, binascii  # here, not at the top: only --vocab needs them
     name, advice = _named(data), ("give a tiktoken file, GPT-2's vocab.bpe or merges.txt, a "
                                   f"SentencePiece .model, or a name: {', '.join(VOCABULARIES)}")
     try:
@@ -3502,12 +3503,18 @@ def _table(data, path):
             return name, _sp_model(read_sentencepiece(data)), None
         first = next(filter(None, lines), "")  # a tiktoken file's: a token, a rank
         merged = first.startswith("#version") or not first.rpartition(" ")[2].isdigit()
-        if merged:  # GPT-2's merges: merge k makes token 256 + k
+        if merged and name:  # GPT-2's own, its hash proving it: merge k is token 256 + k
+            byte = {letter: b for b, letter in gpt2_bytes().items()}
+            ranks = {bytes(map(byte.get, a + b)): 256 + k for k, (a, b) in enumerate(
+                map(str.split, filter(None, lines[1:])))}
+            ranks.update({bytes([b]): k for k, b in enumerate(gpt2_bytes())})
+        elif merged:  # merges of one's own, proven: each merge makes the next token
             tokens = token_bytes(read_merges(lines))
             ranks = dict(zip(tokens, gpt2_ids(range(len(tokens)))))
         else:  # tiktoken's own file is read at once: its hash proves it
-            ranks = {base64.b64decode(token): int(rank) for token, rank in map(
-                str.split, filter(None, lines))} if name else read_ranks(lines)
+            words = data.split()  # a token, its rank, a token, ...
+            ranks = dict(zip(map(binascii.a2b_base64, words[::2]), map(int, words[1::2]))
+                         ) if name else read_ranks(lines)
         _ranks(ranks)  # each byte a token
     except ValueError as error:
         raise ValueError(f"--vocab {_short(path)}: {error}; {advice}") from None
