@@ -1716,14 +1716,22 @@ def _rank_encode(text, ranks, pattern):
 
 
 def _sp_encode(text, model):
-    """sp_encode, for a checked model, by _heap_merge: a text is one long run of
-    characters to SentencePiece, so the loop would take O(n^2) on every text."""
-    if id(model) not in _SP:  # the pieces text can make, and each piece's ID, once
-        _SP[id(model)] = (model, {p: -score for p, score, kind in model["pieces"] if kind == 1},
-                          {p: i for i, (p, _, _) in enumerate(model["pieces"])})
-    _, rank, ids = _SP[id(model)]
-    return [i for part in _heap_merge(list(_sp_text(text, model)), rank) for i in (
-        [ids[part]] if part in rank else [ids[f"<0x{b:02X}>"] for b in part.encode("utf-8")])]
+    """sp_encode, for a checked model, by _heap_merge: a text is one long run of characters
+    to SentencePiece. Where no piece holds ▁ after another character (Llama 2's, Mistral's),
+    no join crosses the start of a word, ▁x: each word is joined alone, and once."""
+    import re  # here, not at the top: the lesson's view needs no pattern
+    if id(model) not in _SP:  # the pieces text can make, each piece's ID, words: once
+        rank = {p: -score for p, score, kind in model["pieces"] if kind == 1}
+        _SP[id(model)] = (model, rank, {p: i for i, (p, _, _) in enumerate(model["pieces"])},
+                          not any(re.search("[^\u2581]\u2581", p) for p in rank))
+    _, rank, ids, alone = _SP[id(model)]
+    words = re.split("(?<=[^\u2581])(?=\u2581)", _sp_text(text, model)) if alone else [
+        _sp_text(text, model)]
+    done = {}  # each distinct word, joined once
+    for word in set(words):
+        done[word] = [i for part in _heap_merge(list(word), rank) for i in (
+            [ids[part]] if part in rank else [ids[f"<0x{b:02X}>"] for b in part.encode()])]
+    return [i for word in words for i in done[word]]
 
 
 def _encoded(text, table, pattern):
@@ -1739,7 +1747,7 @@ def _encoded(text, table, pattern):
             "\u2581", " ").encode() for i in ids}, {i: pieces[i][0] for i in ids}
 
 
-_SP = {}  # id of a model: (the model, its ranks, its IDs), made once a process
+_SP = {}  # id of a model: (it, its ranks, its IDs, whether words join alone), once a process
 
 
 # --- text views ------------------------------------------------------------------
