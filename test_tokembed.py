@@ -415,7 +415,7 @@ def test_a_split_prints_as_its_source_writes_it(name, source):
     assert getattr(tokembed, name) == source
 
 
-# What _class_letter gives the 137,929 code points Unicode 12.1 (Python 3.8's) assigns,
+# What _class_letter gives the 277,510 code points Unicode 12.1 (Python 3.8's) assigns,
 # the same on every Python (.ci/run hashes them on each), and a sample: every 11th code
 # point that Unicode 3.2 assigned, and White_Space's 25
 CLASSES_SHA256 = "13a283067beecf182b2e50e931ca4e6006f77d3517b77228de745b020c8e574f"
