@@ -4583,6 +4583,8 @@ CLI_ERRORS = {  # (argv, the one line on stderr): the command line's own message
                          "argument --d-model: must be 1 to 65,536, got 0"),
     "merges -1": (["--tokens", "--merges", "-1"], "argument --merges: must be 0 or more, "
                   "got -1"),
+    "trace too long": (["--trace", "x" * 101], "--trace takes a text of at most 100 "
+                       "characters, got 101: it prints each join; --tokens takes longer ones"),
     "tokens too long": (["--tokens", "x" * 10_001], "--tokens takes a text of at most "
                         "10,000 characters, got 10,001: it lists every token's ID"),
     "dash and words": (["-", "my"], "'-' reads the words from standard input, "

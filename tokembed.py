@@ -85,6 +85,7 @@ MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
 MAX_QUERY = 200  # --search words: attention compares every pair of them
 MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
 MAX_TEXT = 10_000  # characters --tokens splits: it lists every token's ID
+MAX_TRACE = 100  # characters --trace joins: it prints each join, and all parts after it
 MAX_VOCAB = 16_000_000  # bytes of a --vocab file: o200k_base's is 3.6 MB
 TOKEN_ROWS = 12  # --tokens' table: the rest are counted, their IDs all listed
 MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
@@ -2352,6 +2353,9 @@ def _read_trace(words, args):
     """Read --trace: a word (refund by default), and what joins its pieces: the corpus's
     merges, or --vocab's ranks or scores."""
     word = _typed(["refund"] if words is None else words, "--trace")
+    if len(word) > MAX_TRACE:  # a line a join, each as long as the word
+        raise ValueError(f"--trace takes a text of at most {MAX_TRACE} characters, got "
+                         f"{len(word):,}: it prints each join; --tokens takes longer ones")
     real = None if args["vocab"] is None else _vocabulary(args["vocab"])
     return word, _merges_of(args), real
 
