@@ -707,7 +707,10 @@ function showFigure(svg) {
   const box = $("figure");
   box.innerHTML = svg;
   const drawn = box.querySelector("svg");
-  if (drawn) {
+  if (drawn) {  // its box is named as the figure is: a table, or --languages' chart
+    const title = drawn.querySelector("title")?.textContent.trim();
+    box.closest(".scroller").setAttribute("aria-label", title ? `The figure: ${title}`
+                                                               : "The figure");
     uniqueIds(drawn);
     box.style.setProperty("--w", drawn.viewBox.baseVal.width);
     box.style.setProperty("--h", drawn.viewBox.baseVal.height);
