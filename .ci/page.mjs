@@ -627,6 +627,12 @@ if (only(2)) {
     await wide.emulateMedia({ colorScheme: "light" });
   };
   await scan("--tokens");
+  for (const [query, label] of [["view=trace&text=caf%C3%A9", "--trace"],
+                                ["view=languages&text=my+order", "--languages and its chart"]]) {
+    await wide.goto(at(query));
+    await settled(wide);
+    await scan(label);
+  }
   // An error is announced, not only shown
   await wide.goto(at("seed=abc"));
   await settled(wide);
@@ -702,15 +708,17 @@ if (only(2)) {
     await slides.close();
   }
   done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
-       "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
-       "output and the figure together");
+       "and --trace's painted tokens too; names, word buttons, ids, axe, dark mode; a slide " +
+       "shows the output and the figure together");
 
   // --languages' table on a phone, on a slide at 200% zoom and at 1920 x 1080: every row
   // on one line, never wrapped; its text 11 px or more; it fits the box, or (on the phone)
-  // scrolls sideways as one table and says so
+  // scrolls sideways as one table and says so. Its chart, beside it from 896 px on (and
+  // on a laptop, 1366 x 768), whole on the first screen, its text 11 px or more: the
+  // table scrolls rather than squeeze it
   const languages = states.findIndex((state) => state.query === "view=languages&merges=20");
   for (const [width, height, scale, fits] of [[390, 844, 1, false], [960, 540, 2, true],
-                                              [1920, 1080, 1, true]]) {
+                                              [1366, 768, 1, true], [1920, 1080, 1, true]]) {
     const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
                                  isMobile: width < 800, hasTouch: width < 800 });
     const page = await made.newPage();
@@ -722,13 +730,21 @@ if (only(2)) {
       const high = parseFloat(style.lineHeight);
       const rows = [...output.querySelectorAll(".line")].filter((line) =>
         /\S {2,}\S/.test(line.textContent));
+      const svg = document.querySelector("#figure svg"), chart = svg?.getBoundingClientRect();
       return { text: output.textContent, px: parseFloat(style.fontSize), rows: rows.length,
                wrapped: rows.filter((line) => line.getBoundingClientRect().height > 1.5 * high)
                  .map((line) => line.textContent.trim().slice(0, 20)),
                cut: output.scrollWidth - output.clientWidth,
-               said: document.getElementById("output-more")?.hidden === false };
+               said: document.getElementById("output-more")?.hidden === false,
+               chart: chart && [chart.left, chart.top, chart.right, chart.bottom].map(Math.round),
+               chartPx: chart ? 14 * chart.width / svg.viewBox.baseVal.width : 0,
+               w: innerWidth, h: innerHeight };
     });
     const where = `--languages at ${width} x ${height} (x${scale})`;
+    check(seen.chartPx >= 11 && (width < 800 || (seen.chart[0] >= 0 && seen.chart[1] >= 0 &&
+          seen.chart[2] <= seen.w && seen.chart[3] <= seen.h)),
+          `${where}: its chart is at ${JSON.stringify(seen.chart)} (a screen of ${seen.w} x ` +
+          `${seen.h}), its text ${seen.chartPx} px`);
     check(seen.text === read(`page-${languages}.out`), `${where}: prints\n${seen.text}`);
     check(seen.rows >= 17 && !seen.wrapped.length && seen.px >= 11,
           `${where}: of ${seen.rows} rows, ${seen.wrapped.length} wrap (${seen.wrapped}), ` +
@@ -738,8 +754,9 @@ if (only(2)) {
           `${seen.said ? "says" : "does not say"} so`);
     await made.close();
   }
-  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom and at " +
-       "1920 x 1080; it fits, or scrolls sideways as one and says so");
+  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom, on a laptop " +
+       "and at 1920 x 1080; it fits, or scrolls sideways as one and says so; its chart " +
+       "whole on the first screen beside it, its text 11 px or more");
 
   // The copy panel, by a real mouse, on a laptop, a tall laptop, a slide and a slide at
   // 200% zoom: each radio button and the copy button is clicked where a person would (a

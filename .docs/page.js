@@ -714,6 +714,7 @@ function showFigure(svg) {
     uniqueIds(drawn);
     box.style.setProperty("--w", drawn.viewBox.baseVal.width);
     box.style.setProperty("--h", drawn.viewBox.baseVal.height);
+    $("figure-pane").style.setProperty("--fh", drawn.viewBox.baseVal.height);
     mark("figure");
   }
   $("figure-pane").hidden = !drawn;
