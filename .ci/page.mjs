@@ -1066,7 +1066,7 @@ async function servedVocabularies(budget) {
   seen = await shown(broken);
   now = await field(broken);
   const others = offers.filter((name) => name !== names[1]);  // all but the damaged one
-  check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+  check(now.note === `.docs/vocab/${files[1]} on this page's server is not ${names[1]}'s file ` +
         `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
         "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
         `takes no --vocab: it counts in each vocabulary this page's server has, ` +
@@ -1098,7 +1098,7 @@ async function servedVocabularies(budget) {
     await settled(page, 240000);
     seen = await shown(page);
     now = await field(page);
-    check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+    check(now.note === `.docs/vocab/${files[1]} on this page's server is not ${names[1]}'s file ` +
           `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
           "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
           "takes no --vocab: it counts in each vocabulary this page's server has, " +

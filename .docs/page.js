@@ -1225,7 +1225,7 @@ function vocabField(flag, takes) {
   const said = [problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
     why ? `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page ` +
           `leaves ${name} out.`
-      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not tiktoken's ` +
+      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not ${name}'s ` +
         `file (damaged, or another file by that name), so the page leaves ${name} out: ` +
         `whoever serves the page can copy it again from ~/.cache/tokembed.`)].filter(Boolean);
   if (none && !problem) {

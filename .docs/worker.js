@@ -113,11 +113,12 @@ function where(spans, { text, merges, vocab, rows }) {  // each token's place in
 
 // The real vocabularies. A deployer may put their files in the page's folder, vocab/,
 // each under the name tokembed.VOCABULARIES gives it (vocab.bpe, cl100k_base.tiktoken,
-// o200k_base.tiktoken, llama3.tiktoken); nothing else is ever fetched, from anywhere (the page's
-// Content-Security-Policy allows no other site either). When a view first needs to know,
-// the worker looks for them (HEAD); when --vocab or --languages first runs, it reads them
-// all, checks each by tiktoken's SHA-256, and writes it into TOKEMBED_CACHE's folder, where
-// tokembed.py reads it as it reads ~/.cache/tokembed on a learner's machine.
+// o200k_base.tiktoken, llama3.tiktoken); nothing else is ever fetched, from anywhere (the
+// page's Content-Security-Policy allows no other site either). When a view first needs
+// to know, the worker looks for them (HEAD); when --vocab or --languages first runs, it
+// reads them all, checks each by the SHA-256 tokembed pins (tiktoken's; Llama 3's), and
+// writes it into TOKEMBED_CACHE's folder, where tokembed.py reads it as it reads
+// ~/.cache/tokembed on a learner's machine.
 const VOCAB = `${HOME}vocab/`;
 const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;  // a file's name: nothing above, nothing encoded
 let looked = null, read = null;
@@ -466,15 +467,15 @@ def about():
     ]
 
 def vocabularies():
-    """Each real vocabulary: its name, its file's name, tiktoken's SHA-256 of it, and
+    """Each real vocabulary: its name, its file's name, the SHA-256 tokembed pins, and
     where tokembed reads it."""
     return [(name, os.path.basename(v.file), v.sha256,
              os.path.join(os.environ["TOKEMBED_CACHE"], os.path.basename(v.file)))
             for name, v in tokembed.VOCABULARIES.items()]
 
 def keep(part, path, sha256):
-    """Keep a vocabulary's file, written to part, at path if it is tiktoken's (by its
-    SHA-256); else remove it. Whether it was kept."""
+    """Keep a vocabulary's file, written to part, at path if it is the one its name
+    stands for (by the SHA-256 tokembed pins); else remove it. Whether it was kept."""
     import hashlib  # here, not at the top: only a page that serves vocabularies needs it
     with open(part, "rb") as file:
         same = hashlib.sha256(file.read()).hexdigest() == sha256
