@@ -1,9 +1,10 @@
 // Screenshots of the lesson page, for people to look at (not a check):
 //   node .ci/page-shots.mjs NODE_MODULES FOLDER
 // Run from the clone; FOLDER must be outside it. For each width (375, 768, 1366,
-// 1920) it shoots the lesson, --table, --positions, --tokens with an emoji, an
-// error, an answer too long to show whole, the copy panel and --languages (which
-// counts in the real vocabularies, if .docs/vocab/ has them), in light mode; then,
+// 1920) it shoots the lesson, --table, --positions, --tokens with an emoji, --trace,
+// an error, an answer too long to show whole, the copy panel and --languages with a
+// text of its own and its chart (counting in the real vocabularies, if .docs/vocab/
+// has them), in light mode; then,
 // at 375 and 1920, the lesson in dark mode, the page while Python loads, and a
 // token lit up; at 1366 and 1920, the page with no network (jsDelivr not answered);
 // and a slide at 200% zoom (960 x 540 at 2x). Files:
@@ -28,7 +29,8 @@ const SHOTS = [
   ["positions", "view=positions&text=my+order+order"], ["error", "text=Refund+my+order"],
   ["tokens", "view=tokens&text=refund+my+%F0%9F%98%89+order%0Aplease"],
   ["long", "view=table&d_model=16384"], ["copy", "copy=cosine&kind=exercise"],
-  ["languages", "view=languages"],
+  ["trace", "view=trace&text=caf%C3%A9+lately"],
+  ["languages", "view=languages&text=O%C3%B9+est+ma+commande+%3F"],
 ];
 const heights = { 375: 812, 768: 1024, 960: 540, 1366: 768, 1920: 1080 };
 

@@ -4,15 +4,17 @@
 // says (python3 -m http.server, Pyodide linked in as .docs/pyodide), and opened in
 // Debian's headless Chromium. The page must:
 //   1. show, for every URL state, byte for byte what python3 prints for the command
-//      it shows (the text, the figure as --svg - draws it, the copy panel), at 375 x
-//      812 with nothing cut off and every token, chip and button 24 x 24 px or more;
-//      paint --tokens' tokens over the text, link each to its row (a row a distinct
-//      token) and to its ID in the list, and lay the table out in cards on a phone;
-//      with no vocabulary in .docs/vocab/, say so in one line, and run no --vocab;
+//      it shows (the text, the figure as --svg - draws it, --languages' chart too, the
+//      copy panel), at 375 x 812 with nothing cut off and every token, chip and button
+//      24 x 24 px or more; paint --tokens' and --trace's tokens over the text, name each
+//      as the table writes it, link each to its row (a row a distinct token) and to its
+//      ID in the list, and lay --tokens' table out in cards on a phone; with no
+//      vocabulary in .docs/vocab/, say so in one line, and run no --vocab;
 //   2. light a token's ID, line and figure row together, by mouse, keyboard and tap,
-//      --tokens' painted tokens and listed IDs too; name them, announce errors; on a
-//      slide (1920 x 1080, and at 200% zoom) show the output and the figure together;
-//      never wrap a row of --languages' table (fit it, or scroll it sideways as one);
+//      --tokens' (and --trace's) painted tokens and listed IDs too; name them, announce
+//      errors; on a slide (1920 x 1080, and at 200% zoom) show the output and the figure
+//      together; never wrap a row of --languages' table (fit it, or scroll it sideways
+//      as one);
 //      and take a real mouse's clicks on the copy panel's radio buttons and copy button
 //      at 1366 x 768, 1366 x 900, 1920 x 1080 and 200% zoom, nothing lying over them;
 //   3. run no code but its own folder's, whatever ?pyodide= says, and send nothing
@@ -27,9 +29,10 @@
 //      only goes forward (loading, arrived, started, ready), never back; a held arrow
 //      key runs only where it stops; an address of at most 8,000 characters, which the
 //      server takes; and with the real vocabularies' files in .docs/vocab/ (linked in from
-//      TOKEMBED_CACHE, and removed after), look for them only for --tokens and
-//      --languages, read them only once --vocab or --languages runs, and show byte for
-//      byte what python3 prints with them in its cache; a damaged one left out, in the
+//      TOKEMBED_CACHE, and removed after: OpenAI's three, and Llama 3's if it is there),
+//      look for them only for the views that take --vocab and --languages, read them
+//      only once --vocab or --languages runs, and show byte for byte what python3 prints
+//      with them in its cache; a damaged one left out, in the
 //      page's own words, on plain http from this machine's own address too (no
 //      crypto.subtle there);
 //   5. end each failure (file://, no tokembed.py, no pyodide.asm.wasm, at once; a fetch
@@ -301,6 +304,10 @@ const painted = (page) => page.evaluate(() => {
            parts: strip.querySelectorAll(".split .tok").length,
            rows: [...document.querySelectorAll("#output .cells[data-position]:not(.more)")]
              .map((line) => [Number(line.dataset.row), Number(line.dataset.position)]),
+           // each row's token, as its table writes it, and as the page names it
+           written: [...document.querySelectorAll("#output .cells[data-position]:not(.more)")]
+             .map((line) => [line.querySelector(".cell").textContent.replace(/^\s*\d+  /, "")
+               .trimEnd(), window.tokembedPage.shown.tokens?.shown[line.dataset.position]]),
            listed: [...document.querySelectorAll("#output .line:not(.cells) .id")]
              .map((id) => [Number(id.dataset.row), Number(id.dataset.position)]),
            more: Number(/^\.\.\. and ([\d,]+) more distinct tokens/m
@@ -324,7 +331,17 @@ function linked(strip, where, all = strip.ids) {
           .map((id) => [id, first.get(id)])),
         `${where}: its rows link ${JSON.stringify(strip.rows)} and count ${strip.more} more, ` +
         `not the distinct tokens ${distinct}`);
+  const otherwise = strip.written.filter(([table, named]) => table !== named);
+  check(!otherwise.length, `${where}: names tokens otherwise than its table writes them ` +
+        `(table, name): ${JSON.stringify(otherwise.slice(0, 5))}`);
 }
+// The text a view of tokens split: the one after --, or, where none is given, the one
+// its output quotes ("refund" under ..., "refund my order": 6 tokens)
+const splitText = (argv, printed) => (argv.includes("--") ? argv[argv.indexOf("--") + 1]
+  : JSON.parse(/^(".*?") (?:under |: [\d,]+ tokens?,)/m.exec(printed)?.[1] ?? "null"));
+// What a view of tokens names each painted token: what it shows, its ID, the token as
+// the table writes it (a part of a character, "\xf0 (of 😉)"), and its row, if it has one
+const NAMED = /^option: (“[^]+”, )?token \d+, \S[^]*?(, row \d+)?(, part of “[^]+”)?$/;
 async function visit(page, k, state) {
   await page.goto(at(state.query));
   await settled(page);
@@ -376,24 +393,28 @@ async function visit(page, k, state) {
   }
   check(cut.sourceCut <= 0 || cut.sourceCue, `${where}: the copy panel is cut with no cue`);
   check(!cut.small.length, `${where}: at 375 px, targets under 24 x 24 px: ${cut.small}`);
-  if (state.argv[0] === "--tokens" && !failed) {
-    const text = state.argv[state.argv.indexOf("--") + 1];
-    const strip = await painted(page);
+  if (["--tokens", "--trace"].includes(state.argv[0]) && !failed) {
+    const text = splitText(state.argv, expected);
+    const strip = await painted(page), rows = state.argv[0] === "--tokens";
     check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
     linked(strip, where, seen.tokens?.ids ?? []);
-    check(strip.names.every((name) => /^option: (“[^]+”, )?token \d+, b['"].*['"], row \d+/.test(name)),
+    check(strip.names.every((name) => NAMED.test(name) &&
+                            NAMED.exec(name)[2] === (rows ? `, row ${/\d+/.exec(name)[0]}`
+                                                          : undefined)),
           `${where}: names its tokens ${strip.names.slice(0, 3)}`);
     check(text.length === [...text].length || strip.parts >= 2,
           `${where}: shows no token as part of a character`);
+  }
+  if (state.argv[0] === "--tokens" && !failed) {
     check(cut.numbered > 0 && cut.numbered === cut.rows && cut.lefts.length === 1 &&
           cut.cards === cut.rows,
           `${where}: at 375 px the token table's rows start their numbers at x = ` +
           `${cut.lefts}, and ${cut.cards} of ${cut.rows} read as a card (ID, bytes, times; ` +
           "the row under them)");
   }
-  // No vocabulary is served here: --tokens and --languages say so in one line, and a link
-  // that asks for one runs without it, and says why
-  if (["--tokens", "--languages"].includes(state.argv[0])) {
+  // No vocabulary is served here: --tokens, --trace and --languages say so in one line, and
+  // a link that asks for one runs without it, and says why
+  if (["--tokens", "--trace", "--languages"].includes(state.argv[0])) {
     const note = await page.evaluate(() => ({
       text: document.getElementById("vocab-note").textContent,
       disabled: document.getElementById("vocab").disabled,
@@ -401,7 +422,8 @@ async function visit(page, k, state) {
     const asked = new URLSearchParams(state.query).get("vocab");
     const said = asked === null ? NONE_SERVED : names.includes(asked)  // one line, each
       ? "This page's server has no real vocabulary, so the page shows the corpus's merges: " +
-        `on your machine, python3 tokembed.py --tokens --vocab ${asked} reads ${asked}, and a ` +
+        `on your machine, python3 tokembed.py ${state.argv[0]} --vocab ${asked} reads ` +
+        `${asked}, and a ` +
         `deployer offers it here by putting ${vocabularies.files[asked]} in .docs/vocab/.`
       : `This page knows no vocabulary “${asked}”, and its server has none: ` +
         NONE_SERVED.split(": ")[1];
@@ -458,17 +480,17 @@ if (only(2)) {
   // --tokens: a tap on a painted token lights it and its line; a tap on a line, the token
   await page.goto(at("view=tokens&text=refund+my+%F0%9F%98%89+order+my"));
   await settled(page);
-  await page.tap("#strip .tok[data-row='344'] >> nth=0");  // b' my'
+  await page.tap("#strip .tok[data-row='344'] >> nth=0");  // " my"
   now = await lit();
   const mine = (await page.evaluate(() => window.tokembedPage.shown.tokens.ids))
     .flatMap((id, k) => (id === 344 ? [k] : []));
   check(mine.length === 2 && now.lines.length === 1 && now.output.every((row) => row === "344") &&
         now.listed.join() === mine.map((k) => `344@${k}`).join() &&
         now.strip.length === 2 && now.selected.length === 2 &&
-        /^Token 344, b' my', is row 344 of the table: its line, and its IDs in the list, are lit/
+        /^Token 344, ␣my, is row 344 of the table: its line, and its IDs in the list, are lit/
           .test(now.note) && now.note.includes(`positions ${mine.join(", ")}`),
         `a tapped painted token lit ${JSON.stringify(now)}`);
-  await page.tap("#output .cells[data-row='318']");  // b' order'
+  await page.tap("#output .cells[data-row='318']");  // " order"
   now = await lit();
   check(now.strip.length === 1 && now.strip[0] === "318" && now.lines.join() === "318" &&
         now.listed.length === 1, `a tapped line of --tokens lit ${JSON.stringify(now)}`);
@@ -485,13 +507,21 @@ if (only(2)) {
     .map((e) => `${e.dataset.row}@${e.dataset.position}`));
   check(now.listed.join() === `344@${mine[1]}` && spots.join() === `344@${mine[1]}` &&
         now.lines.join() === "344" && now.note.includes(`ID at position ${mine[1]} of the list`),
-        `a tapped ID of b' my', at ${mine[1]} (the text has it at ${mine}), lit ` +
+        `a tapped ID of " my", at ${mine[1]} (the text has it at ${mine}), lit ` +
         `${JSON.stringify(now)}, painted ${spots}`);
   const parts = await page.evaluate(() => [...document.querySelectorAll("#strip .split .tok")]
     .map((token) => token.getAttribute("aria-label")));
-  check(parts.length === 4 && parts.every((name) => /part of “😉”/.test(name)) &&
-        parts[0].startsWith("“\uFFFD”, token 240, b'\\xf0', row 240"),
+  check(parts.length === 4 && parts.every((name) => / \(of 😉\), row \d+$/.test(name)) &&
+        parts[0] === "“\uFFFD”, token 240, \\xf0 (of 😉), row 240",
         `the emoji's four byte tokens are named ${parts}`);
+  // --trace: its token table links as --tokens' does, but it has no row of a table to name
+  await page.goto(at("view=trace&text=refund+my+order+my"));
+  await settled(page);
+  await page.tap("#strip .tok[data-row='344'] >> nth=1");
+  now = await lit();
+  check(now.lines.join() === "344" && now.listed.join() === "344@4,344@6" &&
+        now.strip.length === 2 && /^Token 344, ␣my: its line, and its IDs in the list, are lit/
+          .test(now.note), `a tapped painted token of --trace lit ${JSON.stringify(now)}`);
   await page.close();
 
   const desktop = await context({ viewport: { width: 1366, height: 900 } });
@@ -597,6 +627,12 @@ if (only(2)) {
     await wide.emulateMedia({ colorScheme: "light" });
   };
   await scan("--tokens");
+  for (const [query, label] of [["view=trace&text=caf%C3%A9", "--trace"],
+                                ["view=languages&text=my+order", "--languages and its chart"]]) {
+    await wide.goto(at(query));
+    await settled(wide);
+    await scan(label);
+  }
   // An error is announced, not only shown
   await wide.goto(at("seed=abc"));
   await settled(wide);
@@ -672,15 +708,17 @@ if (only(2)) {
     await slides.close();
   }
   done("a token lights its ID, its line and its row, by tap, mouse and keyboard, --tokens' " +
-       "painted tokens too; names, word buttons, ids, axe, dark mode; a slide shows the " +
-       "output and the figure together");
+       "and --trace's painted tokens too; names, word buttons, ids, axe, dark mode; a slide " +
+       "shows the output and the figure together");
 
   // --languages' table on a phone, on a slide at 200% zoom and at 1920 x 1080: every row
   // on one line, never wrapped; its text 11 px or more; it fits the box, or (on the phone)
-  // scrolls sideways as one table and says so
+  // scrolls sideways as one table and says so. Its chart, beside it from 896 px on (and
+  // on a laptop, 1366 x 768), whole on the first screen, its text 11 px or more: the
+  // table scrolls rather than squeeze it
   const languages = states.findIndex((state) => state.query === "view=languages&merges=20");
   for (const [width, height, scale, fits] of [[390, 844, 1, false], [960, 540, 2, true],
-                                              [1920, 1080, 1, true]]) {
+                                              [1366, 768, 1, true], [1920, 1080, 1, true]]) {
     const made = await context({ viewport: { width, height }, deviceScaleFactor: scale,
                                  isMobile: width < 800, hasTouch: width < 800 });
     const page = await made.newPage();
@@ -692,13 +730,21 @@ if (only(2)) {
       const high = parseFloat(style.lineHeight);
       const rows = [...output.querySelectorAll(".line")].filter((line) =>
         /\S {2,}\S/.test(line.textContent));
+      const svg = document.querySelector("#figure svg"), chart = svg?.getBoundingClientRect();
       return { text: output.textContent, px: parseFloat(style.fontSize), rows: rows.length,
                wrapped: rows.filter((line) => line.getBoundingClientRect().height > 1.5 * high)
                  .map((line) => line.textContent.trim().slice(0, 20)),
                cut: output.scrollWidth - output.clientWidth,
-               said: document.getElementById("output-more")?.hidden === false };
+               said: document.getElementById("output-more")?.hidden === false,
+               chart: chart && [chart.left, chart.top, chart.right, chart.bottom].map(Math.round),
+               chartPx: chart ? 14 * chart.width / svg.viewBox.baseVal.width : 0,
+               w: innerWidth, h: innerHeight };
     });
     const where = `--languages at ${width} x ${height} (x${scale})`;
+    check(seen.chartPx >= 11 && (width < 800 || (seen.chart[0] >= 0 && seen.chart[1] >= 0 &&
+          seen.chart[2] <= seen.w && seen.chart[3] <= seen.h)),
+          `${where}: its chart is at ${JSON.stringify(seen.chart)} (a screen of ${seen.w} x ` +
+          `${seen.h}), its text ${seen.chartPx} px`);
     check(seen.text === read(`page-${languages}.out`), `${where}: prints\n${seen.text}`);
     check(seen.rows >= 17 && !seen.wrapped.length && seen.px >= 11,
           `${where}: of ${seen.rows} rows, ${seen.wrapped.length} wrap (${seen.wrapped}), ` +
@@ -708,8 +754,9 @@ if (only(2)) {
           `${seen.said ? "says" : "does not say"} so`);
     await made.close();
   }
-  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom and at " +
-       "1920 x 1080; it fits, or scrolls sideways as one and says so");
+  done("--languages' table: no row wrapped on a phone, on a slide at 200% zoom, on a laptop " +
+       "and at 1920 x 1080; it fits, or scrolls sideways as one and says so; its chart " +
+       "whole on the first screen beside it, its text 11 px or more");
 
   // The copy panel, by a real mouse, on a laptop, a tall laptop, a slide and a slide at
   // 200% zoom: each radio button and the copy button is clicked where a person would (a
@@ -901,21 +948,24 @@ if (only(3)) {
 }
 
 // --- 4b. The real vocabularies, served from .docs/vocab/ (run in 4, with its budget) ---------
-// The three files, linked in from TOKEMBED_CACHE for these checks only: the page looks for
-// them only for --tokens and --languages, reads each once when --vocab or --languages
-// first runs (no long task meanwhile), offers them, and shows byte for byte what python3
-// prints with them in its cache; a damaged one it leaves out, and says so.
+// OpenAI's three files, and Llama 3's if TOKEMBED_CACHE has it, linked in for these checks
+// only: the page looks for them only for the views that take --vocab and --languages,
+// reads each once when --vocab or --languages first runs (no long task meanwhile), offers
+// them, and shows byte for byte what python3 prints with them in its cache (--languages'
+// chart too); a damaged one it leaves out, and says so.
 async function servedVocabularies(budget) {
   if (vocabStates === null) {
     if (process.env.CI) fail("cannot be checked with the real vocabularies: TOKEMBED_CACHE " +
-                             "holds no vocab.bpe, cl100k_base.tiktoken and o200k_base.tiktoken");
+                             "does not hold vocab.bpe, cl100k_base.tiktoken and " +
+                             "o200k_base.tiktoken");
     console.log("page: TOKEMBED_CACHE holds no vocabularies: their checks did not run");
     return;
   }
   mkdirSync(vocabFolder);
   const remove = () => rmSync(vocabFolder, { recursive: true, force: true });
   process.on("exit", remove);
-  for (const file of files) {
+  const offers = vocabularies.served, offered = offers.map((name) => vocabularies.files[name]);
+  for (const file of offered) {
     symlinkSync(resolve(vocabularies.cache, file), join(vocabFolder, file));
   }
   const asked = () => site.requests.filter((request) => request.includes("/.docs/vocab/"));
@@ -941,7 +991,7 @@ async function servedVocabularies(budget) {
   check(got.length === files.length &&
         files.every((file) => got.includes(`HEAD /.docs/vocab/${file}`)),
         `--tokens looked for the vocabularies with ${got.join(", ")}`);
-  check(now.options.join() === ["", ...names].join() && !now.disabled && now.note === "",
+  check(now.options.join() === ["", ...offers].join() && !now.disabled && now.note === "",
         `with the vocabularies served, --vocab offers ${now.options} (disabled: ` +
         `${now.disabled}), saying "${now.note}"`);
   const most = await budget();
@@ -952,8 +1002,8 @@ async function servedVocabularies(budget) {
   got = asked().slice(before);
   const slowest = await longAfter(page, "chosen");
   let seen = await shown(page);
-  check(got.length === files.length &&
-        files.every((file) => got.includes(`GET /.docs/vocab/${file}`)),
+  check(got.length === offered.length &&
+        offered.every((file) => got.includes(`GET /.docs/vocab/${file}`)),
         `choosing o200k_base read ${got.join(", ")}, not each file once`);
   check(slowest <= most, `reading the vocabularies took a main-thread task of ${slowest} ms ` +
         `(at most ${Math.round(most)})`);
@@ -988,18 +1038,19 @@ async function servedVocabularies(budget) {
     check((cut.outputCut <= 0 || cut.outputCue) && cut.pageCut <= 0 && !cut.small.length,
           `${where}: at 375 px, cut by ${cut.outputCut} and ${cut.pageCut} px; small: ` +
           `${cut.small}`);
-    if (state.argv[0] === "--tokens") {
-      const text = state.argv[state.argv.indexOf("--") + 1], strip = await painted(page);
+    const figure = existsSync(join(reference, `vocab-${k}.svg`)) ? read(`vocab-${k}.svg`) : "";
+    check(seen.figure === figure, `${where}: draws a different figure`);
+    if (["--tokens", "--trace"].includes(state.argv[0])) {
+      const text = splitText(state.argv, expected), strip = await painted(page);
       check(strip.text === text, `${where}: paints "${strip.text}", not the text "${text}"`);
       linked(strip, where, seen.tokens?.ids ?? []);
-      check(strip.names.every((name) =>
-        /^option: (“[^]+”, )?token \d+, b['"].*['"](, part of “[^]+”)?$/.test(name)),
+      check(strip.names.every((name) => NAMED.test(name) && !NAMED.exec(name)[2]),
             `${where}: names its tokens ${strip.names.slice(0, 3)}, with a row`);
-      check(now.options.join() === ["", ...names].join() && !now.disabled && now.note === "",
+      check(now.options.join() === ["", ...offers].join() && !now.disabled && now.note === "",
             `${where}: --vocab offers ${now.options}, saying "${now.note}"`);
     } else {
       check(now.note === `--languages takes no --vocab: it counts in each vocabulary this ` +
-            `page's server has, ${listed(names)}.`, `${where}: says "${now.note}"`);
+            `page's server has, ${listed(offers)}.`, `${where}: says "${now.note}"`);
     }
     await page.close();
   }
@@ -1014,12 +1065,12 @@ async function servedVocabularies(budget) {
   await settled(broken, 240000);
   seen = await shown(broken);
   now = await field(broken);
-  check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+  const others = offers.filter((name) => name !== names[1]);  // all but the damaged one
+  check(now.note === `.docs/vocab/${files[1]} on this page's server is not ${names[1]}'s file ` +
         `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
         "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
-        "takes no --vocab: it counts in each vocabulary this page's server has, " +
-        `${names[0]} and ${names[2]}.` &&
-        now.options.join() === ["", names[0], names[2]].join() &&
+        `takes no --vocab: it counts in each vocabulary this page's server has, ` +
+        `${listed(others)}.` && now.options.join() === ["", ...others].join() &&
         / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output),
         `a damaged ${files[1]}: says "${now.note}", offers ${now.options}, shows\n${seen.output}`);
   await damaged.close();
@@ -1047,12 +1098,11 @@ async function servedVocabularies(budget) {
     await settled(page, 240000);
     seen = await shown(page);
     now = await field(page);
-    check(now.note === `.docs/vocab/${files[1]} on this page's server is not tiktoken's file ` +
+    check(now.note === `.docs/vocab/${files[1]} on this page's server is not ${names[1]}'s file ` +
           `(damaged, or another file by that name), so the page leaves ${names[1]} out: ` +
           "whoever serves the page can copy it again from ~/.cache/tokembed. --languages " +
           "takes no --vocab: it counts in each vocabulary this page's server has, " +
-          `${names[0]} and ${names[2]}.` &&
-          now.options.join() === ["", names[0], names[2]].join() &&
+          `${listed(others)}.` && now.options.join() === ["", ...others].join() &&
           / GPT-4: not downloaded\n/.test(seen.output) && !/GPT-4o: not/.test(seen.output) &&
           !/remove it/.test(seen.output + now.note),
           `on plain http, a damaged ${files[1]}: says "${now.note}", offers ${now.options}, ` +
@@ -1060,7 +1110,8 @@ async function servedVocabularies(budget) {
     await insecure.close();
   }
   remove();
-  done(`the real vocabularies, served: looked for only by --tokens and --languages, read once ` +
+  done(`the real vocabularies (${listed(offers)}), served: looked for only by the views that ` +
+       `take --vocab and --languages, read once ` +
        `when first run, ${vocabStates.length} links the same bytes as python3, a damaged file ` +
        `left out${classSite ? ", on plain http from another machine too" : ""}`);
 }

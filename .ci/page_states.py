@@ -14,9 +14,11 @@ python3 runs as a learner's does, with the cache in ~/.cache/tokembed, as the pa
 keeps it in Pyodide, so that both print the same path: HOME is a folder of its own,
 and TOKEMBED_CACHE, XDG_CACHE_HOME and LOCALAPPDATA are unset. For the states, that
 cache is empty, as the page's is when its folder serves no vocabulary; for
-FOLDER/vocab.json and FOLDER/vocab-N.out, the states of a page whose .docs/vocab/
-serves all three files, it holds the files of the folder TOKEMBED_CACHE names (CI's
-step 5 fetches them). Without them, vocab.json is null.
+FOLDER/vocab.json and FOLDER/vocab-N.out (and .svg), the states of a page whose .docs/vocab/
+serves OpenAI's three files, it holds the files of the folder TOKEMBED_CACHE names (CI's
+step 5 fetches them). Without them, vocab.json is null. Llama 3's file, which nothing
+fetches, is served too if that folder has it, and its states are added; vocabularies.json
+says which are served.
 """
 import json, os, shlex, subprocess, sys, tempfile
 sys.path.insert(0, os.getcwd())
@@ -98,10 +100,22 @@ STATES = [  # (URL query, the command the page shows, the copy panel's command)
      "python3 tokembed.py --tokens -- '私はコーヒーが好きです。'", None),
     ("view=tokens&text=my+order&d_model=16", "python3 tokembed.py --tokens --d-model 16 -- "
      "'my order'", None),
-    # --languages takes no text: the page runs it without, and with no vocabulary served,
-    # its columns of them are -
-    ("view=languages&text=my+order", "python3 tokembed.py --languages", None),
+    # --languages: the learner's text is a row of its own, and its chart is the figure;
+    # with no vocabulary served, the vocabularies' columns are -
+    ("view=languages&text=my+order", "python3 tokembed.py --languages -- 'my order'", None),
     ("view=languages&merges=20", "python3 tokembed.py --languages --merges 20", None),
+    ("view=languages&text=O%C3%B9+est+ma+commande+%3F%0AMerci.&merges=50",
+     "python3 tokembed.py --languages --merges 50 -- 'Où est ma commande ?\nMerci.'", None),
+    # --trace: a word's joins, then its tokens, painted and linked as --tokens' are; it
+    # takes no --seed or --d-model, so a link's are not run
+    ("view=trace", "python3 tokembed.py --trace", None),
+    ("view=trace&text=lately&merges=30", "python3 tokembed.py --trace --merges 30 -- lately",
+     None),
+    ("view=trace&text=refund+my+order&seed=7&d_model=8",
+     "python3 tokembed.py --trace -- 'refund my order'", None),
+    ("view=trace&text=caf%C3%A9+%F0%9F%91%8D+ok+ok", "python3 tokembed.py --trace -- "
+     "'café 👍 ok ok'", None),
+    ("view=trace&vocab=gpt2&text=refund", "python3 tokembed.py --trace -- refund", None),
     # a vocabulary this page's server does not have, or one that is no name, is not run
     ("view=tokens&vocab=o200k_base&text=refund+my+order",
      "python3 tokembed.py --tokens -- 'refund my order'", None),
@@ -122,6 +136,15 @@ VOCAB_STATES = [
     # --vocab shows no rows: the page leaves out --seed and --d-model, which it refuses
     ("view=tokens&vocab=o200k_base&seed=7&d_model=8&text=my",
      "python3 tokembed.py --tokens --vocab o200k_base -- my"),
+    ("view=trace&vocab=o200k_base&text=tokenization",
+     "python3 tokembed.py --trace --vocab o200k_base -- tokenization"),
+    ("view=languages&text=%E1%88%B0%E1%88%8B%E1%88%9D+my+order",
+     "python3 tokembed.py --languages -- 'ሰላም my order'"),
+]
+LLAMA3_STATES = [  # if TOKEMBED_CACHE has Llama 3's file, which nothing fetches
+    ("view=tokens&vocab=llama3&text=na%C3%AFve+caf%C3%A9+%E1%88%B0%E1%88%8B%E1%88%9D",
+     "python3 tokembed.py --tokens --vocab llama3 -- 'naïve café ሰላም'"),
+    ("view=trace&vocab=llama3&text=lately", "python3 tokembed.py --trace --vocab llama3 -- lately"),
 ]
 WORDS = ("my", "order", "is", "late", "refund")
 SIXTY = "+".join(WORDS * 12)
@@ -143,11 +166,14 @@ FIGURE_VIEWS = [flag or "" for flag, view in tokembed.VIEWS.items() if "--svg" i
 
 HOME = tempfile.mkdtemp()  # a learner's home: its cache, ~/.cache/tokembed, empty
 SERVED = tempfile.mkdtemp()  # and one whose cache holds the real vocabularies
-if CACHE and all(os.path.exists(os.path.join(CACHE, f)) for f in FILES.values()):
+FETCHED = [name for name, v in tokembed.VOCABULARIES.items() if v.url]  # OpenAI's
+HELD = [name for name, file in FILES.items() if CACHE and os.path.exists(os.path.join(CACHE, file))]
+if set(FETCHED) <= set(HELD):
     os.mkdir(os.path.join(SERVED, ".cache"))
     os.symlink(os.path.abspath(CACHE), os.path.join(SERVED, ".cache", "tokembed"))
+    VOCAB_STATES += LLAMA3_STATES if "llama3" in HELD else []
 else:
-    VOCAB_STATES = None
+    VOCAB_STATES, HELD = None, []
 ENV = {key: value for key, value in os.environ.items()
        if key not in ("TOKEMBED_CACHE", "XDG_CACHE_HOME", "LOCALAPPDATA")}
 
@@ -196,9 +222,14 @@ if VOCAB_STATES is not None:
         done = run(argv, SERVED)
         assert done.returncode == 0, (command, done.stderr)
         open(os.path.join(work, f"vocab-{k}.out"), "wb").write(done.stdout)
+        if argv[0] in FIGURE_VIEWS:  # --languages' chart, with the vocabularies' bars
+            at = argv.index("--") if "--" in argv else len(argv)
+            drawn = run(argv[:at] + ["--svg", "-"] + argv[at:], SERVED)
+            assert drawn.returncode == 0, (command, drawn.stderr)
+            open(os.path.join(work, f"vocab-{k}.svg"), "wb").write(drawn.stdout)
         vocab.append({"query": query, "command": command, "argv": argv})
 json.dump(vocab, open(os.path.join(work, "vocab.json"), "w"))
-json.dump({"files": FILES, "cache": CACHE if vocab is not None else None},
+json.dump({"files": FILES, "cache": CACHE if vocab is not None else None, "served": HELD},
           open(os.path.join(work, "vocabularies.json"), "w"))
 json.dump([[flag or "", list(view.takes), view.help] for flag, view in tokembed.VIEWS.items()],
           open(os.path.join(work, "views.json"), "w"))

@@ -16,6 +16,13 @@ const FIELDS = ["text", "view", ...OPTIONS.map(([name]) => name), "copy", "kind"
 const VOCAB_OF = { "--search": "corpus", "--params": null };  // else the lesson's, for WORDS
 const LESSON_HELP = "the lesson's own view: each token's ID, then its row of the table";
 const READS_CACHE = ["--languages"];  // it counts in every real vocabulary the cache holds
+// The views that print a token table of TEXT and its "token ids:" list: the page paints
+// their tokens over the text, and links each to its row and its IDs (--trace's table has
+// no row of an embedding table, only its tokens)
+const PAINTS = { "--tokens": { rows: true }, "--trace": { rows: false } };
+// What an empty text box stands for, where it is not the lesson's text: --trace traces
+// one word; --languages adds no row of the learner's own
+const EMPTY = { "--trace": "refund", "--languages": null };
 const TABLES = ["--languages"];  // its rows are read across: never wrapped (see across())
 const NO_ROWS = ["--seed", "--d-model"];  // --tokens --vocab shows no rows: it refuses these
 const VOCAB_FOLDER = ".docs/vocab/";  // where a deployer puts the real vocabularies' files
@@ -412,7 +419,9 @@ function show() {
   enable("text", takes.includes("WORDS") || takes.includes("TEXT"), "WORDS");
   $("text-label").textContent = takes.includes("TEXT") ? "Text, spaces and lines kept" : "Text";
   const given = /\(default: ([^)]+)\)/.exec(page.help[flag] ?? "");  // --params says its own
-  $("text-default").textContent = `(empty: ${given ? given[1] : `the lesson's “${page.text}”`})`;
+  $("text-default").textContent = `(empty: ${given ? given[1]
+    : flag in EMPTY ? EMPTY[flag] === null ? "no row of your own" : `“${EMPTY[flag]}”`
+    : `the lesson's “${page.text}”`})`;
   $("view-help").textContent = flag ? page.help[flag] ?? "" : LESSON_HELP;
   $("view-note").textContent = page.viewProblem;
   showVocab(takes);
@@ -446,10 +455,12 @@ function show() {
   const d = Number($("d_model").value.trim());
   const figure = !takes.includes("--svg") ? null
     : takes.includes("--d-model") && d > page.figureMax ? { wide: d } : argvOf(true);
-  // a view that splits its TEXT with the merges it learns (--tokens): where each token lies
-  const tokens = takes.includes("TEXT") && takes.includes("--merges")
-    ? { text: state.text === "" ? page.text : state.text, merges: $("merges").value.trim() || null,
-        vocab: (takes.includes("--vocab") && $("vocab").value) || null }
+  // a view that prints its TEXT's token table (--tokens, --trace): where each token lies
+  const vocab = (takes.includes("--vocab") && $("vocab").value) || null;
+  const tokens = flag in PAINTS
+    ? { text: state.text === "" ? EMPTY[flag] ?? page.text : state.text,
+        merges: $("merges").value.trim() || null, vocab,
+        rows: PAINTS[flag].rows && !vocab }  // --vocab shows no rows
     : null;
   const run = () => {
     show.timer = null;
@@ -598,7 +609,7 @@ function showOutput({ status, out, err, tokens, parts, breaks, ended, how }, arg
     then();
   }
   try {
-    showStrip(status === 0 ? tokens : null, argv);
+    showStrip(status === 0 ? tokens : null);
   } catch {
     showStrip(null);  // the text's tokens unpainted; the output shows them all
   }
@@ -696,10 +707,14 @@ function showFigure(svg) {
   const box = $("figure");
   box.innerHTML = svg;
   const drawn = box.querySelector("svg");
-  if (drawn) {
+  if (drawn) {  // its box is named as the figure is: a table, or --languages' chart
+    const title = drawn.querySelector("title")?.textContent.trim();
+    box.closest(".scroller").setAttribute("aria-label", title ? `The figure: ${title}`
+                                                               : "The figure");
     uniqueIds(drawn);
     box.style.setProperty("--w", drawn.viewBox.baseVal.width);
     box.style.setProperty("--h", drawn.viewBox.baseVal.height);
+    $("figure-pane").style.setProperty("--fh", drawn.viewBox.baseVal.height);
     mark("figure");
   }
   $("figure-pane").hidden = !drawn;
@@ -852,27 +867,30 @@ function tokenPieces(piece, match, row) {
 }
 
 // --tokens prints a header, the text cut into its tokens with |, and then, from the
-// column headings' line (it starts with "id"), a row for each distinct token in the order
-// the text first uses it: its ID (right-aligned), two spaces, its bytes, how many times the
-// text has it, and its row of the table; a row of numbers too wide runs on in lines that
-// start with spaces. Past so many rows a line counts the rest; then "token ids: [...]",
-// every ID in the text's order, runs on in lines indented 12. Each row is cut into its
-// columns, so that on a phone it is a card that wraps between them, never inside one, and
-// is linked to its token wherever the text has it; each ID of the list, to its token at
-// that place. If anything is not what the worker found, the rest is shown plain.
+// column headings' line ("id  token  times"), a row for each distinct token in the order
+// the text first uses it: its ID (right-aligned), two spaces, the token as text (a space
+// as ␣; a part of a character as its bytes, "\xe0\xa5 (of X)", which holds single
+// spaces), how many times the text has it, and its row of the table; a row of numbers too
+// wide runs on in lines that start with spaces. Past so many rows a line counts the rest;
+// then "token ids: [...]", every ID in the text's order, runs on in lines indented 12.
+// --trace ends with the same table, without rows, after the joins. Each row is cut into
+// its columns, so that on a phone it is a card that wraps between them, never inside one,
+// and is linked to its token wherever the text has it; each ID of the list, to its token
+// at that place. If anything is not what the worker found (an ID, or a token written
+// otherwise), the rest is shown plain.
 function tokenLines(tokens) {
   const distinct = [...new Set(tokens.ids)];
   const first = new Map();
   tokens.ids.forEach((id, k) => first.has(id) || first.set(id, k));
-  let stage = "before", k = 0, j = 0, cuts = [], row = null, numbers = -1;
-  const cells = (span, line, head) => {
+  let stage = "before", k = 0, j = 0, cuts = [], row = null, numbers = -1, timesEnd = 0;
+  const cells = (span, line, head, columns = cuts) => {
     span.classList.add("cells");
     let at = 0;
-    for (const [n, end] of [...cuts, line.length].entries()) {
-      if (end <= at && n < cuts.length) continue;
+    for (const [n, end] of [...columns, line.length].entries()) {
+      if (end <= at && n < columns.length) continue;
       const cell = document.createElement("span");
       cell.className = "cell";
-      const piece = line.slice(at, Math.max(at, n < cuts.length ? end : line.length));
+      const piece = line.slice(at, Math.max(at, n < columns.length ? end : line.length));
       if (n === 0 && head) head(cell, piece);
       else cell.textContent = piece;
       if (!piece.trim()) cell.classList.add("blank");
@@ -898,26 +916,36 @@ function tokenLines(tokens) {
   return (line) => {
     if (line.length > MARK_MAX) return plainLine(line);
     const span = plainLine("");
-    if (stage === "before" && /^\s*id\s+bytes\s/.test(line)) {
+    if (stage === "before" && /^\s*id  token +times(  |\n|$)/.test(line)) {
       stage = "table";
-      // where each column starts; the ID and its bytes stay together
+      // where each column starts; the ID and its token stay together
       cuts = [...line.matchAll(/(?<=\S)\s{2,}(?=\S)/g)].map((m) => m.index + m[0].length).slice(1);
       numbers = cuts.findIndex((at) => line.startsWith("row ", at)) + 1 || -1;  // "row of a ..."
+      timesEnd = line.indexOf("times") + "times".length;  // its numbers end there, as it does
       return cells(span, line);
     }
     if (stage === "table") {
-      const found = /^(\s*)(\d+)(  b['"])/.exec(line);
-      if (found && k < distinct.length && Number(found[2]) === distinct[k]) {
+      const found = /^(\s*)(\d+)  (?=\S)/.exec(line);
+      const written = found && tokens.shown[first.get(Number(found[2]))];
+      if (found && k < distinct.length && Number(found[2]) === distinct[k] &&
+          line.startsWith(written, found[0].length) &&
+          /^( {2}|\n?$)/.test(line.slice(found[0].length + written.length))) {
         row = distinct[k];
         k += 1;
         span.dataset.row = row;
         span.dataset.position = first.get(row);
-        const starts = [0, ...cuts];
+        // the columns after the token are where the headings' are, less what the token
+        // takes in the terminal beyond its length here: a wide character (私) takes two
+        // columns, one place of a string, as the table pads it
+        const after = found[0].length + written.length;
+        const times = after + (/^ *\d+/.exec(line.slice(after))?.[0].length ?? 0);
+        const mine = cuts.map((at) => at - (timesEnd - times));
+        const starts = [0, ...mine];
         numbers = starts.findIndex((at, n) => line.slice(at, starts[n + 1]).startsWith("["));
         return cells(span, line, (cell, piece) => {
           cell.append(found[1], idSpan(found[2], row, first.get(row)),
-                      piece.slice(found[0].length - 4));
-        });
+                      piece.slice(found[1].length + found[2].length));
+        }, mine);
       }
       if (!found && row !== null && /^\s+\S/.test(line)) {  // a wide row runs on
         span.dataset.row = row;
@@ -944,14 +972,12 @@ function tokenLines(tokens) {
 // The learner's own text, each token painted over its part of it, as tiktokenizer
 // does. A character that several tokens share (an emoji is four bytes) is shown once,
 // with its tokens after it, each as it decodes alone: U+FFFD, as the lesson says.
-function showStrip(tokens, argv = []) {
+function showStrip(tokens) {
   const strip = $("strip");
-  const id = (showStrip.id = (showStrip.id ?? 0) + 1);
   strip.replaceChildren();
   $("strip-box").hidden = !tokens;
   if (!tokens) return;
-  const at = argv.indexOf("--");
-  const text = at >= 0 ? argv[at + 1] : page.text;
+  const text = tokens.text;  // the one the view split: the box's, or the view's own default
   const n = tokens.ids.length, shown = Math.min(n, STRIP_MAX);
   $("strip-note").textContent = `${plural(n, "token")}` + (shown < n ? `; the first ` +
     `${count(shown)} are painted here, and the output lists them all.` : ".") +
@@ -995,12 +1021,14 @@ function chip(tokens, k, content, part) {
   token.tabIndex = -1;
   token.dataset.row = tokens.ids[k];
   token.dataset.position = k;
-  // its name starts with what it shows, as WCAG's label in name asks: "“ refund”, token
-  // 304, b' refund', row 304" (--vocab shows no rows); a byte of a character says whose
-  const seen = content.replace(/\n/g, "\u21B5");
-  const row = tokens.rows !== false ? `, row ${tokens.ids[k]}` : "";
+  // its name starts with what it shows, as WCAG's label in name asks, then the token as
+  // the table writes it: "“ refund”, token 304, ␣refund, row 304" (--trace and --vocab
+  // show no rows); a byte of a character says whose, "\xf0 (of 😉)", as the table does
+  const seen = content.replace(/\n/g, "\u21B5"), written = tokens.shown[k];
+  const row = tokens.rows ? `, row ${tokens.ids[k]}` : "";
   token.setAttribute("aria-label", (seen.trim() ? `“${seen}”, ` : "") + `token ` +
-    `${tokens.ids[k]}, ${tokens.shown[k]}${row}` + (part ? `, part of “${part}”` : ""));
+    `${tokens.ids[k]}, ${written}${row}` +
+    (part && !written.includes(" (of ") ? `, part of “${part}”` : ""));
   const pieces = content.split("\n");
   pieces.forEach((piece, j) => {
     if (j) {
@@ -1061,7 +1089,7 @@ function light(spot) {
       : ids ? "its IDs are lit in the output's list (its table has a line only for the first " +
               "distinct tokens)"
       : "its line is past the part of the output shown here";
-    const table = tokens.rows !== false ? `, is row ${row} of the table` : "";
+    const table = tokens.rows ? `, is row ${row} of the table` : "";
     $("lit-note").textContent = `Token ${row}, ${tokens.shown[k] ?? "?"}${table}: ` +
       `${inOutput}; ${where}.`;
     return;
@@ -1131,10 +1159,11 @@ function rove(token, focus) {
 }
 
 // --- the real vocabularies, if this page's own folder serves their files ------------------
-// A deployer may put vocab.bpe, cl100k_base.tiktoken and o200k_base.tiktoken in
-// .docs/vocab/: the worker looks for them (HEAD) when --tokens or --languages is first
-// shown, and reads them all, once, when --vocab or --languages first runs; --vocab offers
-// only those that it found. With none there, one line says so. Nothing comes from OpenAI.
+// A deployer may put vocab.bpe, cl100k_base.tiktoken, o200k_base.tiktoken and (where
+// Meta's licence allows) llama3.tiktoken in .docs/vocab/: the worker looks for them (HEAD)
+// when a view that takes --vocab, or --languages, is first shown, and reads them all,
+// once, when --vocab or --languages first runs; --vocab offers only those that it found.
+// With none there, one line says so. Nothing comes from OpenAI or Meta.
 const vocabs = { served: null, loaded: false, failed: {}, asked: null, holding: false,
                  unknown: "", missing: "", bytes: 0, total: 0 };  // what a link asked for
 const listed = (names) => (names.length < 3 ? names.join(" and ")
@@ -1152,7 +1181,7 @@ function readVocab(asked) {  // a link's ?vocab=: one of the names, nothing else
 // What the --vocab field says of a link's ?vocab= that the page cannot give: a name it
 // does not know, or one its server does not have; with none served, in the same line as
 // that (one line, not two that repeat each other)
-function vocabProblem(none) {
+function vocabProblem(none, flag) {
   const all = listed(Object.keys(page.vocabularies));
   const offer = `a deployer offers ${all} by putting ` +
     `${listed(Object.values(page.vocabularies))} in ${VOCAB_FOLDER}`;
@@ -1162,7 +1191,8 @@ function vocabProblem(none) {
       (none ? `, and its server has none: ${offer}.` : `: --vocab takes ${all}.`);
   }
   if (!missing) return "";
-  const home = `on your machine, python3 tokembed.py --tokens --vocab ${missing} reads`;
+  const view = viewTakes(flag).includes("--vocab") ? flag : "--tokens";  // --trace, or --tokens
+  const home = `on your machine, python3 tokembed.py ${view} --vocab ${missing} reads`;
   return none ? `This page's server has no real vocabulary, so the page shows the corpus's ` +
     `merges: ${home} ${missing}, and a deployer offers it here by putting ` +
     `${page.vocabularies[missing]} in ${VOCAB_FOLDER}.`
@@ -1191,11 +1221,11 @@ function vocabField(flag, takes) {
   if (takes.includes("--vocab")) $("vocab").disabled = vocabs.served !== null && !names.length;
   const files = Object.values(page.vocabularies);
   const none = vocabs.served !== null && !Object.keys(vocabs.served).length;
-  const problem = vocabProblem(none);
+  const problem = vocabProblem(none, flag);
   const said = [problem, ...Object.entries(vocabs.failed).map(([name, { why }]) =>
     why ? `${VOCAB_FOLDER}${page.vocabularies[name]} did not load (${why}), so the page ` +
           `leaves ${name} out.`
-      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not tiktoken's ` +
+      : `${VOCAB_FOLDER}${page.vocabularies[name]} on this page's server is not ${name}'s ` +
         `file (damaged, or another file by that name), so the page leaves ${name} out: ` +
         `whoever serves the page can copy it again from ~/.cache/tokembed.`)].filter(Boolean);
   if (none && !problem) {

@@ -5,7 +5,7 @@
 // Content-Security-Policy binds it, and it is given absolute URLs.
 //
 // page -> worker  {kind: "start", pyodide: FOLDER_URL, source: TOKEMBED_PY_URL}
-//                 {kind: "run", id, argv: [str, ...], tokens: null | {text, merges, vocab}}
+//                 {kind: "run", id, argv: [str, ...], tokens: null | {text, merges, vocab, rows}}
 //                 {kind: "vocabularies", id, load}   which real vocabularies the page's
 //                                                    folder serves; and, if load, read them
 // worker -> page  {kind: "progress", step, text, bytes, at}     each step of loading
@@ -22,13 +22,14 @@
 // A step is "bytes" (more of a file arrived), "file" (one arrived whole), "source",
 // "loader", "compile", "compiled", "python", "import"; "alive" says that the worker
 // is waiting, not stuck, between two steps that take a while on a slow machine.
-// `tokens`, asked for with --tokens, is where each token lies in the text; `broken`
+// `tokens`, asked for with --tokens and --trace, is where each token lies in the text
+// (`rows`: whether the view shows each token's row of a table, which the page says); `broken`
 // says that Pyodide itself failed, so that the page starts a fresh worker. An answer of
 // more than PART characters comes in parts, each a message of its own, cut after a line:
 // the page takes each in a task of its own, where one message would hold it for as long
 // as the whole takes to copy in. While this worker runs it holds the Web Lock named in
 // "start", which the page asks for too: the page gets it when the worker has ended.
-// The real vocabularies (--tokens --vocab NAME, and --languages' columns) are read from
+// The real vocabularies (--tokens and --trace --vocab NAME, --languages' columns) are read from
 // the page's own folder, vocab/, if a deployer put their files there: see vocabularies().
 
 // Pyodide may come only from the pinned CDN folder, or from a folder inside the
@@ -102,21 +103,22 @@ function run({ run: main, spans }, { argv, tokens }) {
   return { ...answer, ms: performance.now() - started };
 }
 
-function where(spans, { text, merges, vocab }) {  // each token's place in the text, or null
+function where(spans, { text, merges, vocab, rows }) {  // each token's place in the text, or null
   const found = spans(text, merges ?? "", vocab ?? "");  // "": the default merges, no --vocab
   if (!found) return null;
   const [ids, starts, ends, whole, shown, alone] = found.toJs();
   found.destroy();
-  return { ids, starts, ends, whole, shown, alone, rows: !vocab };  // --vocab shows no rows
+  return { text, ids, starts, ends, whole, shown, alone, rows };  // rows: of a table, shown
 }
 
 // The real vocabularies. A deployer may put their files in the page's folder, vocab/,
-// each under its URL's name (vocab.bpe, cl100k_base.tiktoken, o200k_base.tiktoken, as
-// tokembed.VOCABULARIES says); nothing else is ever fetched, from anywhere (the page's
-// Content-Security-Policy allows no other site either). When a view first needs to know,
-// the worker looks for them (HEAD); when --vocab or --languages first runs, it reads them
-// all, checks each by tiktoken's SHA-256, and writes it into TOKEMBED_CACHE's folder, where
-// tokembed.py reads it as it reads ~/.cache/tokembed on a learner's machine.
+// each under the name tokembed.VOCABULARIES gives it (vocab.bpe, cl100k_base.tiktoken,
+// o200k_base.tiktoken, llama3.tiktoken); nothing else is ever fetched, from anywhere (the
+// page's Content-Security-Policy allows no other site either). When a view first needs
+// to know, the worker looks for them (HEAD); when --vocab or --languages first runs, it
+// reads them all, checks each by the SHA-256 tokembed pins (tiktoken's; Llama 3's), and
+// writes it into TOKEMBED_CACHE's folder, where tokembed.py reads it as it reads
+// ~/.cache/tokembed on a learner's machine.
 const VOCAB = `${HOME}vocab/`;
 const PLAIN = /^[A-Za-z0-9_][A-Za-z0-9._-]*$/;  // a file's name: nothing above, nothing encoded
 let looked = null, read = null;
@@ -377,7 +379,8 @@ async function start(folder, sourceURL) {
 }
 
 // The Python side: run a command line as the shell would, capturing what it prints;
-// and, for --tokens, where each token lies in the text, with tokembed's own functions.
+// and, for --tokens and --trace, where each token lies in the text, with tokembed's own
+// functions.
 const PROGRAM = `
 import contextlib, io, os, sys
 sys.path.insert(0, "/home/pyodide")
@@ -408,19 +411,21 @@ def run(argv):
 
 def spans(text, merges="", vocab=""):
     """Each token of text: its ID, where it starts and ends in the text (in the
-    UTF-16 units a browser counts), whether it holds whole characters, its bytes
-    as Python writes them, and what it decodes to alone; None if they do not add up.
-    With vocab, a real vocabulary's tokens, as --tokens --vocab has just read it."""
+    UTF-16 units a browser counts), whether it holds whole characters, how the token
+    table writes it (as --tokens and --trace do), and what it decodes to alone; None if
+    they do not add up. With vocab, a real vocabulary's tokens, by the fast path the
+    views take, as the view has just read it."""
     if vocab:
-        ranks, pattern = tokembed._vocabulary(vocab, fetch=False)[1:3]  # read once, kept
-        ids = tokembed.rank_encode(text, ranks, pattern)
-        used = set(ids)
-        vocab = {i: token for token, i in ranks.items() if i in used}
+        ranks, pattern = tokembed._vocabulary(vocab)[1:3]  # read once, kept
+        spelled, ids, vocab, _ = tokembed._encoded(text, ranks, pattern)
+        if spelled != text:  # SentencePiece's own spelling (a space added): other places
+            return None
     else:
         n_merges = int(merges) if merges else tokembed.BPE_MERGES
         learned = tokembed.train_bpe(tokembed.CORPUS, n_merges)
         ids, vocab = tokembed.bpe_encode(text, learned), tokembed.token_bytes(learned)
     first, last, start, end = [], [], [], []  # for each byte of the text
+    owner = []  # and the character it is part of
     unit = 0
     for char in text:
         size, width = len(char.encode("utf-8")), 2 if ord(char) > 0xFFFF else 1
@@ -429,17 +434,20 @@ def spans(text, merges="", vocab=""):
             last.append(k == size - 1)
             start.append(unit)
             end.append(unit + width)
+            owner.append(char)
         unit += width
     if sum(len(vocab[i]) for i in ids) != len(start):
         return None
-    starts, ends, whole, at = [], [], [], 0
+    starts, ends, whole, at, where = [], [], [], 0, {}
     for i in ids:
         n = len(vocab[i])
         starts.append(start[at])
         ends.append(end[at + n - 1])
         whole.append(first[at] and last[at + n - 1])
+        where.setdefault(i, at)
         at += n
-    named = {i: (repr(vocab[i]), vocab[i].decode("utf-8", "replace")) for i in set(ids)}
+    named = {i: (tokembed._token(vocab[i], owner, where[i]),
+                 vocab[i].decode("utf-8", "replace")) for i in where}
     shown, alone = [named[i][0] for i in ids], [named[i][1] for i in ids]
     return ids, starts, ends, whole, shown, alone
 
@@ -459,15 +467,15 @@ def about():
     ]
 
 def vocabularies():
-    """Each real vocabulary: its name, its file's name, tiktoken's SHA-256 of it, and
+    """Each real vocabulary: its name, its file's name, the SHA-256 tokembed pins, and
     where tokembed reads it."""
     return [(name, os.path.basename(v.file), v.sha256,
              os.path.join(os.environ["TOKEMBED_CACHE"], os.path.basename(v.file)))
             for name, v in tokembed.VOCABULARIES.items()]
 
 def keep(part, path, sha256):
-    """Keep a vocabulary's file, written to part, at path if it is tiktoken's (by its
-    SHA-256); else remove it. Whether it was kept."""
+    """Keep a vocabulary's file, written to part, at path if it is the one its name
+    stands for (by the SHA-256 tokembed pins); else remove it. Whether it was kept."""
     import hashlib  # here, not at the top: only a page that serves vocabularies needs it
     with open(part, "rb") as file:
         same = hashlib.sha256(file.read()).hexdigest() == sha256
