@@ -1348,8 +1348,9 @@ def _merges_file(path):
         parts = line.split(" ")
         if len(parts) != 2 or not set(parts) <= made:  # each made before it
             looks = " (it reads as a tiktoken file's)" * parts[-1].isdigit()
-            raise ValueError(f"{where}line {number}, {_shown(line)}, is not two "
-                             f"tokens made before it, and a space between{looks}")
+            raise ValueError(f"{where}line {number}, {_shown(line)}, is not "
+                             f"two tokens made before it, and a space "
+                             f"between{looks}")
         if "".join(parts) in made:  # one token, two IDs: which would encode?
             raise ValueError(f"{where}line {number}, {_shown(line)}, makes "
                              f"{_shown(''.join(parts))}, made before it")
