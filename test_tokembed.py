@@ -1639,11 +1639,13 @@ GOOD = sp_file(SP_BYTES)  # 4,361 bytes
     (sp_file(SP_BYTES + [("a", 1, 1)]), "a piece's score is no float32"),  # a varint
     (sp_file(SP_BYTES + [("\u00ff", 0.0, 1)]).replace(b"\n\x02\xc3\xbf", b"\n\x02\xff\xfe"),
      "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"),
+    (GOOD + b"\n\x02\x08\x05", "decoding to str: need a bytes-like object, int found"),
 ], ids=["past the end", "wire type 7", "a varint past the end", "score a varint",
-        "text not UTF-8"])
+        "text not UTF-8", "text a varint"])
 def test_read_sentencepiece_names_a_damaged_file(data, message, tmp_path):
     """Issue 41.5: a field that ends past the file's end, a wire type that cannot be, a
-    piece's text that is not UTF-8: one line naming the file and the problem."""
+    piece's text that is not UTF-8, or not text (a varint, once a bare AttributeError):
+    one line naming the file and the problem."""
     path = tmp_path / "tokenizer.model"
     path.write_bytes(data if isinstance(data, bytes) else data.encode())
     refuses(lambda: tokembed.read_sentencepiece(str(path)), ValueError,

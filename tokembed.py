@@ -1378,7 +1378,7 @@ def _sentencepiece_file(path):
             if not isinstance(piece.get(2, b"four"), bytes) or len(
                     piece.get(2, b"four")) != 4:  # a float32, 4 bytes
                 raise ValueError("a piece's score is no float32")
-            piece.get(1, b"").decode("utf-8")
+            str(piece.get(1, b""), "utf-8")  # bytes, not a varint
     except (ValueError, TypeError) as error:  # UnicodeDecodeError too
         raise ValueError(f"{where}is no SentencePiece model, whole: "
                          f"{error}") from None
