@@ -1516,12 +1516,10 @@ def _split_numbers(cell, width):
     """Split '[ 0.10, -0.20, ...]' into lines of at most width; later lines lose '['."""
     if len(cell) <= width or not cell.startswith("["):
         return [cell]
-    numbers, lines = cell[1:].split(", "), []
+    numbers = cell[1:].split(", ")
     per_line = max(1, width // 7)  # each number takes 5 characters and ", "
-    for k in range(0, len(numbers), per_line):
-        lines.append(", ".join(numbers[k:k + per_line]) +
-                     ("," if k + per_line < len(numbers) else ""))
-    return ["[" + lines[0]] + lines[1:]
+    lines = [", ".join(numbers[k:k + per_line]) for k in range(0, len(numbers), per_line)]
+    return ("[" + ",\n".join(lines)).split("\n")
 
 
 def _row_text(row):
@@ -1598,8 +1596,7 @@ def _width(text):
 
 
 def _clip(cell, pieces=None):
-    """Cut a long text cell (given as its pieces: never inside an escape) to 28 columns,
-    so that a row fits; leave other cells."""
+    """Cut a long text cell (or its pieces: never in an escape) to fit 28 columns."""
     pieces = list(cell) if pieces is None and isinstance(cell, str) else pieces
     if pieces is None or _width("".join(pieces)) <= 28:
         return cell if pieces is None else "".join(pieces)
@@ -1608,9 +1605,7 @@ def _clip(cell, pieces=None):
 
 
 def _token(token, owner, start, written=None):
-    """Write a token's bytes for a row: whole characters as text (a space as ␣, \\n as
-    typed), a part of one as its bytes, \\xe0\\xa5, and the character it is part of,
-    (of ◌्) (owner: the text's character of each byte; start: the token's first's)."""
+    """Write a token for a row: its characters (␣ a space), a cut one's bytes and (of ◌्)."""
     text = token.decode("utf-8", "surrogateescape")  # a stray byte: U+DC80 to U+DCFF
     pieces = ["\u2423" if c == " " else f"\\x{ord(c) - 0xDC00:02x}" if "\udc80" <= c <= "\udcff"
               else _escaped(c) for c in text]
@@ -1634,17 +1629,15 @@ def _say_cut(cells, cut="|"):
 
 
 def _newer(text):
-    """Say, of a text with a character this Python's Unicode does not know, which: it
-    is split as that Unicode has it (a newer Python's may class it otherwise)."""
+    """Say which character of text, if any, this Python's Unicode does not know."""
     for c in [c for c in text if unicodedata.category(c) == "Cn"][:1]:
         _say(f"U+{ord(c):04X} is no character in this Python's Unicode "
              f"{unicodedata.unidata_version}: it is split as one unknown", 2)
 
 
 def _print_cut(text, ids, vocab, heads, more, written=None):
-    """Print the text cut into its tokens with |, then a row for each distinct token (as
-    written says, if given; more(i) adds to it) up to TOKEN_ROWS, and every ID; return
-    the IDs it shows."""
+    """Print text cut into tokens with |, a row a distinct token (more(i) adds cells), the
+    IDs; return the IDs it gives a row."""
     counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
     for i in ids:  # a token can end inside a character: hold it till one ends
         held.append(vocab[i])
@@ -1682,10 +1675,7 @@ def _seed_text(seed):
 # .ci/bench-vocab holds their speed.
 
 def _heap_merge(parts, rank):
-    """Join neighbours as rank_encode's loop does, the pair whose join has the
-    lowest rank first (of a tie, the leftmost), but with a heap of the pairs
-    and each part's neighbours: O(n log n) where the loop takes O(n^2), as a
-    piece of 10,000 CJK characters is one piece (seconds, not minutes)."""
+    """Join neighbours as rank_encode's loop does, by a heap: O(n log n), not O(n^2)."""
     import heapq  # here, not at the top: only real vocabularies need it
     n = len(parts)  # parts[k] is followed by parts[after[k]]; a joined one is
     after, before = list(range(1, n + 1)), list(range(-1, n))  # None
@@ -1718,9 +1708,8 @@ def _rank_encode(text, ranks, pattern):
 
 
 def _sp_encode(text, model):
-    """sp_encode, for a checked model, by _heap_merge: a text is one long run of characters
-    to SentencePiece. Where no piece holds ▁ after another character (Llama 2's, Mistral's),
-    no join crosses the start of a word, ▁x: each word is joined alone, and once."""
+    """sp_encode, for a checked model, by _heap_merge over the text's one run of characters;
+    a word at a time where no piece holds ▁ after a character (Llama 2's, Mistral's)."""
     import re  # here, not at the top: the lesson's view needs no pattern
     if id(model) not in _SP:  # the pieces text can make, each piece's ID, words: once
         rank = {p: -score for p, score, kind in model["pieces"] if kind == 1}
@@ -1729,16 +1718,14 @@ def _sp_encode(text, model):
     _, rank, ids, alone = _SP[id(model)]
     words = re.split("(?<=[^\u2581])(?=\u2581)", _sp_text(text, model)) if alone else [
         _sp_text(text, model)]
-    done = {}  # each distinct word, joined once
-    for word in set(words):
-        done[word] = [i for part in _heap_merge(list(word), rank) for i in (
-            [ids[part]] if part in rank else [ids[f"<0x{b:02X}>"] for b in part.encode()])]
+    done = {word: [i for part in _heap_merge(list(word), rank) for i in (
+        [ids[part]] if part in rank else [ids[f"<0x{b:02X}>"] for b in part.encode()])]
+        for word in set(words)}  # each distinct word, joined once
     return [i for word in words for i in done[word]]
 
 
 def _encoded(text, table, pattern):
-    """Encode text by a real vocabulary's fast path: the text as its tokens' bytes spell
-    it, the IDs, each one's bytes, and how a SentencePiece model writes each (or None)."""
+    """Encode text by a real vocabulary: the text as spelt, IDs, bytes, pieces (or None)."""
     if pattern is not None:  # ranks, tiktoken's kind
         ids = _rank_encode(text, table, pattern)
         used = set(ids)
