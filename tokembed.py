@@ -1752,8 +1752,7 @@ _WORDS = ("WORDS", "--seed", "--d-model")
 
 
 def _view(flag, takes, help, read, examples, draw=None):
-    """Register the printer below it as the view of flag: VIEWS[flag]; draw(inputs,
-    args) gives its --svg figure."""
+    """Register the printer below it as VIEWS[flag]; draw(inputs, args) gives its --svg."""
     def register(show):
         VIEWS[flag] = View(takes, help, read, show, examples, draw)
         return show
@@ -1807,8 +1806,7 @@ def _guess(word, vocab):
 
 
 def _typed(words, view):
-    """Read a view's TEXT: the words as typed (or the lesson's), at most MAX_TEXT
-    characters, none a byte that is not UTF-8 (a shell may pass one)."""
+    """Read a view's TEXT (or the lesson's): at most MAX_TEXT characters, all UTF-8."""
     text = TEXT if words is None else " ".join(words)
     stray = [(at, c) for at, c in enumerate(text) if "\udc80" <= c <= "\udcff"]
     for at, c in stray[:1]:  # Python keeps such a byte as U+DC80 to U+DCFF
@@ -1834,8 +1832,7 @@ def _seen(merges):
 
 
 def _counts(text, merges, cached):
-    """Count the text's tokens: under the corpus's merges, then each real vocabulary's
-    in the cache, or None."""
+    """Count the text's tokens under the merges, then each cached vocabulary's (or None)."""
     return [len(bpe_encode(text, merges))] + [len(_rank_encode(text, *cached[name]))
                                               if isinstance(cached.get(name), tuple) else None
                                               for name in VOCABULARIES]
@@ -2338,8 +2335,7 @@ def _print_real(text, merges, vocabulary, cached):
 
 
 def _read_trace(words, args):
-    """Read --trace: a word (refund by default), and what joins its pieces: the corpus's
-    merges, or --vocab's ranks or scores."""
+    """Read --trace: a word (refund by default), the corpus's merges, --vocab's if given."""
     word = _typed(["refund"] if words is None else words, "--trace")
     if len(word) > MAX_TRACE:  # a line a join, each as long as the word
         raise ValueError(f"--trace takes a text of at most {MAX_TRACE} characters, got "
@@ -2456,8 +2452,7 @@ def _print_untouched(table, seen):
 
 
 def _read_languages(words, args):
-    """Read --languages: the request in each language, and the learner's text if one is
-    given, each in UTF-8 bytes and in tokens (None: a vocabulary not in the cache)."""
+    """Read --languages: the request in each language, and TEXT, in bytes and in tokens."""
     merges, real = _merges_of(args), _cached_ones()
     texts = LANGUAGES + [("yours *", _typed(words, "--languages"))] * (words is not None)
     return [f"{len(merges)} merges", *VOCABULARIES], [
@@ -2470,8 +2465,7 @@ def _read_languages(words, args):
        _read_languages, ("", "--merges 20", "Où est ma commande ?"),
        lambda inputs, args: _languages_chart(*inputs[:2]))
 def print_languages(names, rows, merges, real):
-    """Print what one request costs in tokens in each language and vocabulary, then
-    what each vocabulary costs in rows: the lesson's first trade."""
+    """Print one request's tokens in each language and vocabulary, then each's rows."""
     _say(f'"{LANGUAGES[0][1]}" in {len(LANGUAGES)} languages (tokembed\'s own translations):'
          " characters, then UTF-8 bytes and tokens, each also as a multiple of English's", 2)
     _columns([("language", "chars", "bytes", *names)] + [
@@ -2500,8 +2494,7 @@ def print_languages(names, rows, merges, real):
 
 
 def _languages_chart(names, rows):
-    """Draw each language's tokens as a multiple of English's, a bar for each vocabulary
-    counted, in the figure's colours, English's level (1x) a dashed line."""
+    """Draw each language's tokens as a multiple of English's, a bar a vocabulary counted."""
     counted = [k for k in range(1, len(names) + 1) if rows[0][2][k] is not None]
     x, unit, bar, group = 100, 60, 9, 9 * len(counted) + 8  # px: 1x is 60 px
     ratios = [[counts[k] / rows[0][2][k] for k in counted] for _, _, counts in rows]
