@@ -3300,10 +3300,7 @@ def _read_stdin():
 
 
 def write_svg(path, svg):
-    """Write svg to path, as UTF-8, the way open(path, "w") writes a file.
-
-    A pipe that no one reads is refused at once: open() would wait for ever.
-    An interrupted write can leave a short file, as with open().
+    """Write svg to path as UTF-8, as open() would; refuse an unread pipe.
 
     >>> import os, tempfile
     >>> with tempfile.TemporaryDirectory() as folder:
@@ -3457,8 +3454,7 @@ _READ = {}  # --vocab's NAME or FILE: what it reads as, once a process
 
 
 def _vocabulary(vocab):
-    """Read --vocab NAME (fetched, the first time) or FILE, once a process: (its name,
-    ranks, split pattern, IDs with the special ones, how many are special, its path)."""
+    """Read --vocab once: (label, ranks, split, size, special, path)."""
     if vocab not in _READ:
         named = vocab in VOCABULARIES
         path = _cached(vocab) if named else vocab
@@ -3480,8 +3476,7 @@ def _vocabulary(vocab):
 
 
 def _table(data, path):
-    """Parse a vocabulary file's bytes (a known file's at once, any other's proven line
-    by line): its table's name, or None; its ranks; the split an unknown one gets."""
+    """Parse a vocabulary file: its table's name or None, ranks, split."""
     import base64, binascii  # here, not at the top: only --vocab needs them
     name, advice = _named(data), ("give a tiktoken file, GPT-2's vocab.bpe or merges.txt, a "
                                   f"SentencePiece .model, or a name: {', '.join(VOCABULARIES)}")
@@ -3526,10 +3521,9 @@ def _named(data):
 
 
 def _read_file(path):
-    """Read a vocabulary file's bytes, once: a regular file (a FIFO is opened without
-    waiting for a writer, then refused) of at most MAX_VOCAB bytes."""
+    """Read a vocabulary's bytes: a regular file of at most MAX_VOCAB bytes."""
     import stat  # here, not at the top: only --vocab needs it
-    nonblocking = getattr(os, "O_NONBLOCK", 0)
+    nonblocking = getattr(os, "O_NONBLOCK", 0)  # a FIFO: refused, not waited on
     try:
         with open(os.open(path, os.O_RDONLY | nonblocking), "rb") as file:
             regular = stat.S_ISREG(os.fstat(file.fileno()).st_mode)
@@ -3548,8 +3542,7 @@ def _read_file(path):
 
 
 def _vocab_guess(word):
-    """Guess the vocabulary a mistyped --vocab means, by its name or model's: gpt4 is
-    cl100k_base; O200k_base, o200k_base."""
+    """Guess what a mistyped --vocab means: gpt4 is cl100k_base."""
     import difflib  # here, not at the top: only this mistake needs it
     def plain(name):
         return name.lower().replace("-", "").replace(" ", "")
@@ -3559,9 +3552,7 @@ def _vocab_guess(word):
 
 
 def _cached(name):
-    """Return where the cache keeps a named vocabulary (None: the folder): in
-    $TOKEMBED_CACHE, else tokembed/ in %LOCALAPPDATA%, $XDG_CACHE_HOME (if absolute,
-    as XDG asks) or ~/.cache."""
+    """Return where the cache keeps a named vocabulary (None: the folder)."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     folder = os.environ.get("TOKEMBED_CACHE") or os.path.join(os.environ.get(
         "LOCALAPPDATA") or (xdg if os.path.isabs(xdg) else os.path.join(
@@ -3579,16 +3570,14 @@ def _user_home():
 
 
 def _home(path):
-    """Write a path in the user's home as ~/...: the same on every machine and Python;
-    a long one, its end."""
+    """Write a path in the user's home as ~/..., and a long one as its end."""
     home = _user_home()
     path = "~" + path[len(home):] if path.startswith(home + os.sep) else path
     return path if _width(path) <= 60 else "..." + path[-57:]
 
 
 def _cached_ones():
-    """Read each named vocabulary the cache holds, none fetched: {name: (ranks,
-    pattern)}, or {name: what is wrong} where one cannot be read."""
+    """Map each cached vocabulary, none fetched, to (ranks, split) or why."""
     found = {}
     for name in VOCABULARIES:
         try:
@@ -3600,8 +3589,7 @@ def _cached_ones():
 
 
 def _fetch(name, path):
-    """Fetch a named vocabulary from tiktoken's URL into path: whole, with tiktoken's
-    hash, within FETCH_SECONDS; say so, or say in one line how to fetch it by hand."""
+    """Fetch a named vocabulary into path, whole and checked, or say why not."""
     if VOCABULARIES[name].url is None:
         raise ValueError(f"{name}'s file is not in the cache, and tokembed never fetches "
                          f"it: {GATED}, and save it as {_short(path)}, or give its path")
@@ -3644,9 +3632,7 @@ def _fetch(name, path):
 
 
 def _keep(data, path):
-    """Write a fetched file whole at path, as a new file under the user's umask (so that
-    a class can share a cache): a part-file beside it, renamed, with Ctrl-C, SIGTERM
-    and SIGHUP held off till both are done; the folder made only now."""
+    """Write a fetched file whole: a part-file, renamed, Ctrl-C held off."""
     import signal  # here, not at the top: only a fetch needs it
     part, block = f"{path}.{os.getpid()}.part", getattr(signal, "pthread_sigmask", None)
     held = [getattr(signal, s) for s in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, s)]
