@@ -2795,10 +2795,11 @@ def exercise(*names):
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
     """
+    import ast  # here, not at the top: only copying needs it
     names, pieces = _copyable(names), _pieces(checked=False)
     for name in names:
         node, text = pieces[name]
-        if not isinstance(node, _ast().FunctionDef):
+        if not isinstance(node, ast.FunctionDef):
             raise ValueError(f"{name} is a constant, so it has no body to write")
         head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]
         if name in MISTAKES:  # more examples, into the docstring before its end
@@ -2870,25 +2871,13 @@ def _copyable(names):
 _UNCOPYABLE = ("snippet", "exercise")  # they read this whole file: no copy stands alone
 
 
-def _ast():
-    import ast  # here, not at the top: only copying needs it
-    return ast
-
-
 def _pieces(checked):
-    """Map each top-level name to (statement, source with comments); parsed once a process."""
-    if checked not in _PIECES:
-        _PIECES[checked] = _cut(checked)
-    return dict(_PIECES[checked])
-
-
-_PIECES = {}  # checked: the pieces of this file, in that view
-
-
-def _cut(checked):
-    """Cut this file's source into pieces, each with or without its check lines."""
-    import copy  # here, not at the top: only copying needs it
-    ast, source = _ast(), _own_source()
+    """Map each top-level name to (statement, source with comments); parsed once a view."""
+    if checked in _PIECES:
+        return dict(_PIECES[checked])
+    import ast
+    import copy  # here, not at the top: only copying needs them
+    source = _own_source()
     lines, tree = source.splitlines(), ast.parse(source)
     pieces = {}
     for node in tree.body:
@@ -2903,7 +2892,11 @@ def _cut(checked):
             node = copy.copy(node)
             node.body = [s for s in node.body if s not in checks]
         pieces.update((name, (node, "\n".join(line for _, line in text))) for name in _bound(node))
-    return pieces
+    _PIECES[checked] = pieces
+    return dict(pieces)
+
+
+_PIECES = {}  # checked: the pieces of this file, in that view
 
 
 def _own_source():
@@ -2920,18 +2913,17 @@ def _own_source():
 def _check_lines(node):
     """List a function's check lines: the statements up to its last call of a checker,
     each calling checkers alone and binding its arguments, or an `if` that only raises."""
-    ast, checkers = _ast(), set(CHECKERS)
+    import ast  # here, not at the top: only copying needs it
+    checkers = set(CHECKERS)
     arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
     ours, last = set(globals()) - set(MESSAGES), 0  # this file's, not built-ins
     for k, statement in enumerate(node.body[1:], 1):
         calls = {call.func.id for call in ast.walk(statement)
                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
-        bound = {n.id for target in getattr(statement, "targets", [])
-                 for n in ast.walk(target) if isinstance(n, ast.Name)}
         if calls & ours - checkers:
             break
         if (isinstance(statement, (ast.Assign, ast.Expr)) and calls & checkers
-                and bound <= arguments):
+                and set(_bound(statement)) <= arguments):
             last = k
         elif not (isinstance(statement, ast.If) and not statement.orelse and
                   all(isinstance(s, ast.Raise) for s in statement.body)):
@@ -2941,7 +2933,7 @@ def _check_lines(node):
 
 def _bound(node):
     """List the names a top-level statement defines."""
-    ast = _ast()
+    import ast  # here, not at the top: only copying needs it
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [alias.asname or alias.name.split(".")[0] for alias in node.names]
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -2969,10 +2961,20 @@ def _reach(names, pieces):
 
 
 def _uses(node, early=False):
-    """List the names a statement reads: ever, or only when it is defined (early)."""
-    ast = _ast()
+    """List the names a statement reads: ever, doctests too, or only when it is defined (early)."""
+    import ast
+    import doctest  # here, not at the top: only copying needs them
+    if early and isinstance(node, ast.FunctionDef):
+        parts = node.args.defaults + [d for d in node.args.kw_defaults if d]
+    elif early and isinstance(node, ast.ClassDef):
+        parts = node.bases
+    else:
+        documented = isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        doc = ast.get_docstring(node) if documented else None
+        examples = doctest.DocTestParser().get_examples(doc or "")
+        parts = [node] + [ast.parse(example.source) for example in examples]
     loads, stores = set(), set()
-    for tree in _parts(node, early):
+    for tree in parts:
         for n in ast.walk(tree):
             if isinstance(n, ast.Name):
                 (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
@@ -2983,23 +2985,10 @@ def _uses(node, early=False):
     return loads - stores
 
 
-def _parts(node, early):
-    """The parts of a statement that run: on definition (early), or ever (doctests)."""
-    import doctest  # here, not at the top: only copying needs it
-    ast = _ast()
-    if early and isinstance(node, ast.FunctionDef):
-        return node.args.defaults + [d for d in node.args.kw_defaults if d]
-    if early and isinstance(node, ast.ClassDef):
-        return node.bases
-    documented = isinstance(node, (ast.FunctionDef, ast.ClassDef))
-    doc = ast.get_docstring(node) if documented else None
-    examples = doctest.DocTestParser().get_examples(doc or "")
-    return [node] + [ast.parse(example.source) for example in examples]
-
-
 def _joined(needed, pieces):
     """Join the statements: imports first, then in order, constants kept together; PEP 8."""
-    ast, text = _ast(), {id(node): source for node, source in pieces.values()}
+    import ast  # here, not at the top: only copying needs it
+    text = {id(node): source for node, source in pieces.values()}
     imports = sorted((node for node in needed if isinstance(
         node, (ast.Import, ast.ImportFrom))), key=lambda node: node.lineno)
     copy, last = "", None
