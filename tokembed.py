@@ -2767,9 +2767,8 @@ def _tag(name, text=None, **attributes):
 # check lines, and then whatever only they reached.
 
 def snippet(*names, checked=False):
-    """Return paste-ready source for the named functions or constants, in
-    that order, each after what it needs; checked=True keeps the named
-    functions' check lines (what they call comes as the lesson has it).
+    """Return paste-ready source for the named functions or constants, each after what it
+    needs; checked=True keeps the named functions' check lines, not their helpers'.
 
     >>> source = snippet("dot")
     >>> [line for line in source.splitlines() if line.startswith("def")]
@@ -2789,8 +2788,7 @@ def snippet(*names, checked=False):
 
 
 def exercise(*names):
-    """Return one worksheet: the lesson view of the named functions with their
-    bodies left to write, and checks that catch the classic wrong answers.
+    """Return a worksheet: the named functions' bodies to write, with checks for wrong answers.
 
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
@@ -2945,8 +2943,7 @@ def _bound(node):
 
 
 def _reach(names, pieces):
-    """Return the statements the names need (calls, defaults, doctests): for each name in
-    order, what it needs that is not in yet, in this file's order, then the name."""
+    """Return the statements the names need (calls, defaults, doctests), each name last."""
     needed = []
     for name in names:
         found, todo, own = [], [name], pieces[name][0]
@@ -3030,8 +3027,8 @@ def _read_names(words, args):
         return (textwrap.fill("you can copy: " + ", ".join(
             n for n in __all__ if n not in _UNCOPYABLE), WIDTH) + "\n",)
     if args["view"] == "--exercise":
-        return (exercise(*words or []),)
-    return (snippet(*words or [], checked=bool(args["checked"])),)
+        return (exercise(*words),)
+    return (snippet(*words, checked=bool(args["checked"])),)
 
 
 @_view("--exercise", ("WORDS",), "print functions with their bodies left to write, one "
@@ -3070,8 +3067,7 @@ OPTIONS = {
 def main(argv=None):
     """Run the command line; return 0; 2 after a one-line error; 1 when a pipe's reader left;
     130 after Ctrl-C as the program (given an argv, Ctrl-C goes on up, to stop a loop)."""
-    if argv is not None:
-        argv = _argv(argv)
+    argv = argv if argv is None else _argv(argv)
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
     if argv is None and hasattr(sys.stdout, "reconfigure"):  # an ASCII terminal
@@ -3138,8 +3134,7 @@ def _run(argv):
 
 
 def _refuse_unused(args, takes):
-    """Refuse WORDS or options that the view would silently ignore: say which views take
-    the first, or, if many do, what this one takes."""
+    """Refuse WORDS or options the view would ignore, saying which views take the first."""
     words = "TEXT" if "TEXT" in takes else "WORDS"  # TEXT: words, spaces kept
     given = ([words] if args["words"] or args["text"] else []) + [
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
@@ -3217,12 +3212,10 @@ def _parser():
 
 
 def _nearest(message):
-    """Name the flag nearest to the first one argparse did not know, as people mistype
-    (--tabel, --TOKENS); else say where a text that starts with - goes."""
+    """Name the flag nearest an unknown one (--tabel, --TOKENS), else where a -text goes."""
     import difflib  # here, not at the top: only this mistake needs it
     typed = message.partition("unrecognized arguments: ")[2].split(" ")[0]
-    near = difflib.get_close_matches("--" + typed.lstrip("-").lower(), _flags(), n=1,
-                                     cutoff=0.6)
+    near = difflib.get_close_matches("--" + typed.lstrip("-").lower(), _flags(), n=1)
     if typed.startswith("-") and near:
         return f" (did you mean {near[0]}? --help lists them all)"
     return " (--help lists the flags; a text that starts with - goes after --, as in " \
