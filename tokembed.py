@@ -2909,8 +2909,7 @@ def _own_source():
 
 
 def _check_lines(node):
-    """List a function's check lines: the statements up to its last call of a checker,
-    each calling checkers alone and binding its arguments, or an `if` that only raises."""
+    """List a function's opening check lines: checker calls on its arguments, ifs that raise."""
     import ast  # here, not at the top: only copying needs it
     checkers = set(CHECKERS)
     arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
@@ -3185,8 +3184,7 @@ def _parser():
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
         add_help=False, description=_wrapped(HELP_DESCRIPTION, width),
         epilog=_wrapped(HELP_EXAMPLES, width, indent=6),
-        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
-            prog, width=width))
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=width))
     parser.add_argument("words", nargs="*", metavar="WORDS", help=HELP_WORDS)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", help="show this help and exit")
@@ -3198,8 +3196,7 @@ def _parser():
                 "N", "ID") else str, action="append", help=text)
         else:
             options.add_argument(flag, action="append_const", const=True, help=text)
-    views = parser.add_argument_group("VIEW, one at a time")
-    views = views.add_mutually_exclusive_group()
+    views = parser.add_argument_group("VIEW, one at a time").add_mutually_exclusive_group()
     for flag, view in VIEWS.items():
         if flag:
             views.add_argument(flag, dest="view", action="append_const", const=flag,
