@@ -2747,9 +2747,8 @@ def _tag(name, text=None, **attributes):
 # check lines, and then whatever only they reached.
 
 def snippet(*names, checked=False):
-    """Return paste-ready source for the named functions or constants, in
-    that order, each after what it needs; checked=True keeps the named
-    functions' check lines (what they call comes as the lesson has it).
+    """Return paste-ready source for the named functions or constants, each after what it
+    needs; checked=True keeps the named functions' check lines, not their helpers'.
 
     >>> source = snippet("dot")
     >>> [line for line in source.splitlines() if line.startswith("def")]
@@ -2769,16 +2768,16 @@ def snippet(*names, checked=False):
 
 
 def exercise(*names):
-    """Return one worksheet: the lesson view of the named functions with their
-    bodies left to write, and checks that catch the classic wrong answers.
+    """Return a worksheet: the named functions' bodies to write, with checks for wrong answers.
 
     >>> print(exercise("dot").splitlines()[-1])
         raise NotImplementedError("write the body of dot")
     """
+    import ast  # here, not at the top: only copying needs it
     names, pieces = _copyable(names), _pieces(checked=False)
     for name in names:
         node, text = pieces[name]
-        if not isinstance(node, _ast().FunctionDef):
+        if not isinstance(node, ast.FunctionDef):
             raise ValueError(f"{name} is a constant, so it has no body to write")
         head = text.splitlines()[:node.body[0].end_lineno - node.lineno + 1]
         if name in MISTAKES:  # more examples, into the docstring before its end
@@ -2850,25 +2849,13 @@ def _copyable(names):
 _UNCOPYABLE = ("snippet", "exercise")  # they read this whole file: no copy stands alone
 
 
-def _ast():
-    import ast  # here, not at the top: only copying needs it
-    return ast
-
-
 def _pieces(checked):
-    """Map each top-level name to (statement, source with comments); parsed once a process."""
-    if checked not in _PIECES:
-        _PIECES[checked] = _cut(checked)
-    return dict(_PIECES[checked])
-
-
-_PIECES = {}  # checked: the pieces of this file, in that view
-
-
-def _cut(checked):
-    """Cut this file's source into pieces, each with or without its check lines."""
-    import copy  # here, not at the top: only copying needs it
-    ast, source = _ast(), _own_source()
+    """Map each top-level name to (statement, source with comments); parsed once a view."""
+    if checked in _PIECES:
+        return dict(_PIECES[checked])
+    import ast
+    import copy  # here, not at the top: only copying needs them
+    source = _own_source()
     lines, tree = source.splitlines(), ast.parse(source)
     pieces = {}
     for node in tree.body:
@@ -2883,7 +2870,11 @@ def _cut(checked):
             node = copy.copy(node)
             node.body = [s for s in node.body if s not in checks]
         pieces.update((name, (node, "\n".join(line for _, line in text))) for name in _bound(node))
-    return pieces
+    _PIECES[checked] = pieces
+    return dict(pieces)
+
+
+_PIECES = {}  # checked: the pieces of this file, in that view
 
 
 def _own_source():
@@ -2898,20 +2889,18 @@ def _own_source():
 
 
 def _check_lines(node):
-    """List a function's check lines: the statements up to its last call of a checker,
-    each calling checkers alone and binding its arguments, or an `if` that only raises."""
-    ast, checkers = _ast(), set(CHECKERS)
+    """List a function's opening check lines: checker calls on its arguments, ifs that raise."""
+    import ast  # here, not at the top: only copying needs it
+    checkers = set(CHECKERS)
     arguments = {arg.arg for arg in node.args.args + node.args.kwonlyargs}
     ours, last = set(globals()) - set(MESSAGES), 0  # this file's, not built-ins
     for k, statement in enumerate(node.body[1:], 1):
         calls = {call.func.id for call in ast.walk(statement)
                  if isinstance(call, ast.Call) and isinstance(call.func, ast.Name)}
-        bound = {n.id for target in getattr(statement, "targets", [])
-                 for n in ast.walk(target) if isinstance(n, ast.Name)}
         if calls & ours - checkers:
             break
         if (isinstance(statement, (ast.Assign, ast.Expr)) and calls & checkers
-                and bound <= arguments):
+                and set(_bound(statement)) <= arguments):
             last = k
         elif not (isinstance(statement, ast.If) and not statement.orelse and
                   all(isinstance(s, ast.Raise) for s in statement.body)):
@@ -2921,7 +2910,7 @@ def _check_lines(node):
 
 def _bound(node):
     """List the names a top-level statement defines."""
-    ast = _ast()
+    import ast  # here, not at the top: only copying needs it
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         return [alias.asname or alias.name.split(".")[0] for alias in node.names]
     if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -2933,8 +2922,7 @@ def _bound(node):
 
 
 def _reach(names, pieces):
-    """Return the statements the names need (calls, defaults, doctests): for each name in
-    order, what it needs that is not in yet, in this file's order, then the name."""
+    """Return the statements the names need (calls, defaults, doctests), each name last."""
     needed = []
     for name in names:
         found, todo, own = [], [name], pieces[name][0]
@@ -2949,10 +2937,20 @@ def _reach(names, pieces):
 
 
 def _uses(node, early=False):
-    """List the names a statement reads: ever, or only when it is defined (early)."""
-    ast = _ast()
+    """List the names a statement reads: ever, doctests too, or only when it is defined (early)."""
+    import ast
+    import doctest  # here, not at the top: only copying needs them
+    if early and isinstance(node, ast.FunctionDef):
+        parts = node.args.defaults + [d for d in node.args.kw_defaults if d]
+    elif early and isinstance(node, ast.ClassDef):
+        parts = node.bases
+    else:
+        documented = isinstance(node, (ast.FunctionDef, ast.ClassDef))
+        doc = ast.get_docstring(node) if documented else None
+        examples = doctest.DocTestParser().get_examples(doc or "")
+        parts = [node] + [ast.parse(example.source) for example in examples]
     loads, stores = set(), set()
-    for tree in _parts(node, early):
+    for tree in parts:
         for n in ast.walk(tree):
             if isinstance(n, ast.Name):
                 (loads if isinstance(n.ctx, ast.Load) else stores).add(n.id)
@@ -2963,23 +2961,10 @@ def _uses(node, early=False):
     return loads - stores
 
 
-def _parts(node, early):
-    """The parts of a statement that run: on definition (early), or ever (doctests)."""
-    import doctest  # here, not at the top: only copying needs it
-    ast = _ast()
-    if early and isinstance(node, ast.FunctionDef):
-        return node.args.defaults + [d for d in node.args.kw_defaults if d]
-    if early and isinstance(node, ast.ClassDef):
-        return node.bases
-    documented = isinstance(node, (ast.FunctionDef, ast.ClassDef))
-    doc = ast.get_docstring(node) if documented else None
-    examples = doctest.DocTestParser().get_examples(doc or "")
-    return [node] + [ast.parse(example.source) for example in examples]
-
-
 def _joined(needed, pieces):
     """Join the statements: imports first, then in order, constants kept together; PEP 8."""
-    ast, text = _ast(), {id(node): source for node, source in pieces.values()}
+    import ast  # here, not at the top: only copying needs it
+    text = {id(node): source for node, source in pieces.values()}
     imports = sorted((node for node in needed if isinstance(
         node, (ast.Import, ast.ImportFrom))), key=lambda node: node.lineno)
     copy, last = "", None
@@ -3021,8 +3006,8 @@ def _read_names(words, args):
         return (textwrap.fill("you can copy: " + ", ".join(
             n for n in __all__ if n not in _UNCOPYABLE), WIDTH) + "\n",)
     if args["view"] == "--exercise":
-        return (exercise(*words or []),)
-    return (snippet(*words or [], checked=bool(args["checked"])),)
+        return (exercise(*words),)
+    return (snippet(*words, checked=bool(args["checked"])),)
 
 
 @_view("--exercise", ("WORDS",), "print functions with their bodies left to write, one "
@@ -3061,8 +3046,7 @@ OPTIONS = {
 def main(argv=None):
     """Run the command line; return 0; 2 after a one-line error; 1 when a pipe's reader left;
     130 after Ctrl-C as the program (given an argv, Ctrl-C goes on up, to stop a loop)."""
-    if argv is not None:
-        argv = _argv(argv)
+    argv = argv if argv is None else _argv(argv)
     if sys.stdout is None:  # started with `>&-`
         return _fail("standard output is closed, so there is nowhere to print")
     if argv is None and hasattr(sys.stdout, "reconfigure"):  # an ASCII terminal
@@ -3129,8 +3113,7 @@ def _run(argv):
 
 
 def _refuse_unused(args, takes):
-    """Refuse WORDS or options that the view would silently ignore: say which views take
-    the first, or, if many do, what this one takes."""
+    """Refuse WORDS or options the view would ignore, saying which views take the first."""
     words = "TEXT" if "TEXT" in takes else "WORDS"  # TEXT: words, spaces kept
     given = ([words] if args["words"] or args["text"] else []) + [
         flag for flag in OPTIONS if args[_dest(flag)] is not None]
@@ -3181,8 +3164,7 @@ def _parser():
         prog="tokembed.py", usage="%(prog)s [options] [VIEW] [WORDS ...]",
         add_help=False, description=_wrapped(HELP_DESCRIPTION, width),
         epilog=_wrapped(HELP_EXAMPLES, width, indent=6),
-        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(
-            prog, width=width))
+        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=width))
     parser.add_argument("words", nargs="*", metavar="WORDS", help=HELP_WORDS)
     options = parser.add_argument_group("options")
     options.add_argument("-h", "--help", action="help", help="show this help and exit")
@@ -3194,8 +3176,7 @@ def _parser():
                 "N", "ID") else str, action="append", help=text)
         else:
             options.add_argument(flag, action="append_const", const=True, help=text)
-    views = parser.add_argument_group("VIEW, one at a time")
-    views = views.add_mutually_exclusive_group()
+    views = parser.add_argument_group("VIEW, one at a time").add_mutually_exclusive_group()
     for flag, view in VIEWS.items():
         if flag:
             views.add_argument(flag, dest="view", action="append_const", const=flag,
@@ -3208,12 +3189,10 @@ def _parser():
 
 
 def _nearest(message):
-    """Name the flag nearest to the first one argparse did not know, as people mistype
-    (--tabel, --TOKENS); else say where a text that starts with - goes."""
+    """Name the flag nearest an unknown one (--tabel, --TOKENS), else where a -text goes."""
     import difflib  # here, not at the top: only this mistake needs it
     typed = message.partition("unrecognized arguments: ")[2].split(" ")[0]
-    near = difflib.get_close_matches("--" + typed.lstrip("-").lower(), _flags(), n=1,
-                                     cutoff=0.6)
+    near = difflib.get_close_matches("--" + typed.lstrip("-").lower(), _flags(), n=1)
     if typed.startswith("-") and near:
         return f" (did you mean {near[0]}? --help lists them all)"
     return " (--help lists the flags; a text that starts with - goes after --, as in " \
