@@ -1036,7 +1036,7 @@ CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab",
             "_ranks_file", "_merges_file", "_sentencepiece_file", "_sp_model")
 MESSAGES = ("_shown", "_unknown", "_lines")  # what the checkers use
-_CHECKED = {}  # the id of the tuple of merges checked last: that tuple
+_CHECKED = []  # the tuple of merges checked last, alone
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
 
@@ -1257,7 +1257,7 @@ def _utf8(name, text):
 
 def _merges(merges):
     """Return merges, pairs of IDs made before, as tuples; a tuple, once."""
-    if _CHECKED.get(id(merges)) is merges:
+    if _CHECKED and merges is _CHECKED[0]:
         return merges
     if not isinstance(merges, (list, tuple)):
         raise TypeError(f"merges must be a list of pairs of token IDs, not "
@@ -1277,8 +1277,7 @@ def _merges(merges):
         raise ValueError(f"merges lists the pair {twice} twice; each pair is "
                          "merged once, into one ID")
     if type(merges) is tuple and all(type(pair) is tuple for pair in merges):
-        _CHECKED.clear()  # the last one alone, kept, so that its id stays its
-        _CHECKED[id(merges)] = merges
+        _CHECKED[:] = [merges]  # checked once: the same tuple, not again
     return pairs
 
 
