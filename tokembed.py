@@ -1025,21 +1025,18 @@ def logits(vector, table):
 
 
 # --- input checks: one checker per kind of value -----------------------------
-# A public function's check lines, the first of its body, call these and no
-# other function of this file; the idea after them calls none of these. A
-# checker refuses only what would give a wrong answer with no error, or an
-# error that names neither the argument nor the fix; it hands its value back
-# unchanged, or plainer (Python's int and float for NumPy's). A sequence is a
-# list or a tuple; its numbers are not checked one by one, but where a
-# comparison decides the answer (_finite). A checker calls no other, but the
-# two that write messages, MESSAGES.
+# A public function's check lines, first in its body, call these and no other
+# function here; the idea after them, none. A checker calls only MESSAGES; it
+# refuses only a wrong answer with no error, or an error naming neither value
+# nor fix, and hands the value back, or plainer (NumPy's as Python's). A list
+# or tuple is a sequence; its numbers are checked only where compared: _finite.
 
 CHECKERS = ("_whole", "_ids", "_mask", "_vocab", "_text", "_word",
             "_texts", "_corpus", "_number", "_vector", "_rows", "_flag",
             "_finite", "_utf8", "_merges", "_ranks", "_pattern", "_byte_vocab",
             "_ranks_file", "_merges_file", "_sentencepiece_file", "_sp_model")
 MESSAGES = ("_shown", "_unknown", "_lines")  # what the checkers use
-_CHECKED = {}  # the id of the tuple of merges checked last: that tuple
+_CHECKED = []  # the tuple of merges checked last, alone
 NEGATIVE_SEED = (" (random.Random(-5) draws what random.Random(5) draws, so a "
                  "negative seed would only repeat one)")
 
@@ -1059,8 +1056,7 @@ def _whole(name, value, least, most=None, even=False, hint=""):
 
 
 def _ids(ids, size, name="ids", rows=None):
-    """Return ids, a list, tuple or range of ints 0 to size - 1, as ints; each
-    of rows they look up (if given) a list or tuple."""
+    """Return ids, ints 0 to size - 1, as ints; the rows they pick, lists."""
     if not isinstance(ids, (list, tuple, range)):
         raise TypeError(f"{name} must be a list of token IDs, not "
                         f"{_shown(ids)}")
@@ -1171,8 +1167,7 @@ def _corpus(corpus, vocab):
 
 
 def _number(name, x, positive=False, finite=True):
-    """Return x, a real number, an int or float: finite, unless finite=False
-    (then an int past a float's range is inf); above 0 if positive."""
+    """Return real x as an int or float: finite if finite, > 0 if positive."""
     if type(x) not in (int, float):
         import numbers  # here, not at the top: only other numbers need it
         if isinstance(x, bool) or not isinstance(x, numbers.Real):
@@ -1262,7 +1257,7 @@ def _utf8(name, text):
 
 def _merges(merges):
     """Return merges, pairs of IDs made before, as tuples; a tuple, once."""
-    if _CHECKED.get(id(merges)) is merges:
+    if _CHECKED and merges is _CHECKED[0]:
         return merges
     if not isinstance(merges, (list, tuple)):
         raise TypeError(f"merges must be a list of pairs of token IDs, not "
@@ -1282,8 +1277,7 @@ def _merges(merges):
         raise ValueError(f"merges lists the pair {twice} twice; each pair is "
                          "merged once, into one ID")
     if type(merges) is tuple and all(type(pair) is tuple for pair in merges):
-        _CHECKED.clear()  # the last one alone, kept, so that its id stays its
-        _CHECKED[id(merges)] = merges
+        _CHECKED[:] = [merges]  # checked once: the same tuple, not again
     return pairs
 
 
@@ -1304,8 +1298,7 @@ def _ranks(ranks):
 
 
 def _ranks_file(path):
-    """Return a tiktoken file's lines, if each is a token in base64, a space
-    and its rank: ranks from 0 with no gap, each token new, made of two."""
+    """Return a tiktoken file's lines, each a new token in base64 and rank."""
     import binascii  # here, not at the top: the lesson's view reads no file
     where, lines = _lines(path)
     seen, most = {}, 1  # each token: its line; the longest token yet
@@ -1338,8 +1331,7 @@ def _ranks_file(path):
 
 
 def _merges_file(path):
-    """Return GPT-2's merges' lines (a #version line first, or none), if each
-    is two tokens made before it and a space, making a new one."""
+    """Return GPT-2's merges' lines, each two old tokens making a new one."""
     where, lines = _lines(path)
     made = set(gpt2_bytes().values())  # each byte's letter
     for number, line in enumerate(lines, 1):
@@ -1359,9 +1351,7 @@ def _merges_file(path):
 
 
 def _sentencepiece_file(path):
-    """Return a SentencePiece model's bytes (its path's, or as given), if each
-    field is whole, and it is BPE, with byte fallback, its normaliser only
-    writing ▁."""
+    """Return a SentencePiece model's bytes, if whole, BPE, byte fallback."""
     named = isinstance(path, (str, os.PathLike))
     where = f"{os.fsdecode(path)}: " if named else ""
     if named:
@@ -1395,8 +1385,7 @@ def _sentencepiece_file(path):
 
 
 def _sp_model(model):
-    """Return model, as read_sentencepiece gives it, if sp_encode can use it: a
-    piece once, its score finite, its kind one sp_encode knows; each byte's."""
+    """Return model (read_sentencepiece's), if sp_encode can use it."""
     if not isinstance(model, dict) or not set(SP_FLAGS.values()) <= set(
             model) or not isinstance(model.get("pieces"), list):
         raise TypeError(f"model must be a dict as read_sentencepiece returns, "
@@ -1417,8 +1406,7 @@ def _sp_model(model):
 
 
 def _pattern(pattern):
-    """Return pattern, if split_words knows it: GPT2, CL100K, O200K or LLAMA3
-    (another could match letters it writes otherwise, or drop text)."""
+    """Return pattern, if split_words knows it: GPT2, CL100K, O200K, LLAMA3."""
     if pattern not in (GPT2, CL100K, O200K, LLAMA3):
         raise ValueError(f"pattern must be GPT2, CL100K, O200K or LLAMA3, not "
                          f"{_shown(pattern)}")
@@ -1450,8 +1438,7 @@ def _unknown(position, word, vocab, hint=""):
 
 
 def _lines(path):
-    """Return where a message is to say the lines are, and the lines: those of
-    a file's path, or as given, their ends left off."""
+    """Return where to say lines are, and the lines (a path's), ends off."""
     if isinstance(path, (str, bytes, os.PathLike)):  # a path, not the lines
         where = f"{os.fsdecode(path)}: "
         with open(path, "rb") as file:
