@@ -155,8 +155,7 @@ def lookup(table, ids):
 
 
 def lesson(text=TEXT, vocab=VOCAB, d_model=D_MODEL, seed=SEED):
-    """Print what the lesson prints: the text's token IDs, each token's row of
-    a random table, the table's shape.
+    """Print the text's token IDs, each token's row of a table, its shape.
 
     >>> lesson("b a", ["a", "b"], 2, seed=7)
     token ids: [1, 0]
@@ -187,8 +186,7 @@ CLASSES = {  # re has no \p{L}: a character is its class's letter, \p{..} these
 
 
 def split_words(text, pattern=GPT2):
-    """Cut text where GPT-2 cuts it before merging (or where pattern does:
-    CL100K, O200K, LLAMA3): words with their space.
+    """Cut text into words with their space, as GPT-2 (or pattern) does.
 
     >>> split_words("I'll pay 42  dollars!")
     ['I', "'ll", ' pay', ' 42', ' ', ' dollars', '!']
@@ -200,8 +198,7 @@ def split_words(text, pattern=GPT2):
 
 
 def _class_letter(char):
-    r"""Write a character as its class's first letter in CLASSES, by this
-    Python's Unicode; \t a space, # the rest; a letter patterns name stays."""
+    r"""Write char as its class's letter in CLASSES; \t a space, # the rest."""
     if char in " \r\n'/sdmtlvreSDMTLVRE\u017f":  # ſ: (?i) reads it as s
         return char
     category = unicodedata.category(char)
@@ -210,8 +207,7 @@ def _class_letter(char):
 
 
 def _over_classes(pattern):
-    r"""Compile a pattern to run over class letters: \p{..} as its letters, $
-    as \Z, ++ as + (and ?+, *+: here alike; re has them only from 3.11 on)."""
+    r"""Compile pattern for class letters; ++ as + (alike here; re: 3.11+)."""
     import re  # here, not at the top: the lesson's view needs no pattern
     def letters(found):  # in a [class] as they are; on their own, in one
         inner = re.sub(r"\\p\{(\w+)\}", lambda p: CLASSES[p[1]], found[0])
@@ -299,8 +295,6 @@ def bpe_encode(text, merges):
 def bpe_decode(ids, vocab):
     """Turn token IDs back into text: their bytes, joined, read as UTF-8.
 
-    One token can be part of a character: only a whole list need decode.
-
     >>> bpe_decode([104, 105, 256], [bytes([i]) for i in range(256)] + [b"!"])
     'hi!'
     """
@@ -314,15 +308,12 @@ def bpe_decode(ids, vocab):
 def gpt2_bytes():
     """Map each byte to the letter GPT-2 writes it as, in GPT-2's ID order.
 
-    A byte that prints is itself; the 68 others (the space, the newline...)
-    take letters from U+0100 on, so that a merges file can be text.
-
     >>> names = gpt2_bytes()
     >>> names[ord(" ")], names[ord("\\n")], list(names).index(ord(" "))
     ('Ġ', 'Ċ', 220)
     """
     # bytes_to_unicode in openai/gpt-2's src/encoder.py: these print as
-    # themselves, and come first
+    # themselves, and come first; the 68 others take letters from U+0100 on
     shown = [*range(0x21, 0x7F), *range(0xA1, 0xAD), *range(0xAE, 0x100)]
     hidden = [b for b in range(256) if b not in shown]
     return {**{b: chr(b) for b in shown},
@@ -341,8 +332,7 @@ def gpt2_ids(ids):
 
 
 def read_merges(path):
-    """Read GPT-2's merges, vocab.bpe or merges.txt (its path, or its lines as
-    a list): merge k makes ID 256 + k.
+    """Read GPT-2's merges (vocab.bpe or merges.txt: a path, or its lines).
 
     >>> read_merges(["#version: 0.2", "Ġ t", "Ġt h"])  # " t", then " th"
     ((32, 116), (256, 104))
@@ -362,12 +352,10 @@ def read_merges(path):
 
 
 # --- claim: real vocabularies hold 100,000+ tokens: a rank is a merge's order
-# A tiktoken file ranks each token; merge k makes token 256 + k, so a list of
-# merges is a rank table too, in the order training made the tokens.
+# A tiktoken file ranks tokens; merge k makes token 256 + k: merges rank too.
 
 def read_ranks(path):
-    """Read a tiktoken file (its path, or its lines as a list): {a token's
-    bytes: its rank}, from a token in base64 and its rank a line.
+    """Read a tiktoken file (a path, or its lines): {a token's bytes: rank}.
 
     >>> read_ranks(["YQ== 0", "Yg== 1", "YWI= 2"])  # a, b, then ab
     {b'a': 0, b'b': 1, b'ab': 2}
@@ -414,8 +402,7 @@ LLAMA3 = (r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"
 
 
 def rank_encode(text, ranks, pattern=GPT2):
-    """Turn text into token IDs as tiktoken does: in each piece, join the two
-    neighbours whose bytes joined have the lowest rank, till no two have one.
+    """Turn text into token IDs as tiktoken does: join the best-ranked pairs.
 
     >>> rank_encode("aab", {**{bytes([b]): b for b in range(256)}, b"ab": 256})
     [97, 256]
@@ -442,12 +429,7 @@ def rank_encode(text, ranks, pattern=GPT2):
 # piece it lacks in byte pieces, <0xE1>. Its file is a protobuf message.
 
 def _fields(data):
-    r"""Yield a protobuf message's fields, (number, value): a varint as an int,
-    any other as its bytes (wire type 1: 8 of them; 5: 4; 2: as a varint says).
-
-    >>> list(_fields(b"\x08\x96\x01\x12\x02hi"))  # 150 in field 1, "hi" in 2
-    [(1, 150), (2, b'hi')]
-    """
+    """Yield a protobuf message's fields, (number, value): an int, or bytes."""
     at = 0
     def varint():  # 7 bits a byte, the lowest first, up to a byte below 128
         nonlocal at
@@ -508,9 +490,7 @@ def read_sentencepiece(path):
 
 
 def sp_encode(text, model):
-    """Turn text into token IDs as SentencePiece's BPE does: a space as ▁, one
-    more in front; join the neighbours whose join scores best, till no join is
-    a piece; a part the model lacks as its bytes' pieces, <0xE1>.
+    """Turn text into token IDs as SentencePiece does: join best-scored pairs.
 
     >>> pieces = [(f"<0x{b:02X}>", 0.0, 6) for b in range(256)] + [
     ...     ("\\u2581", 0.0, 1), ("a", 0.0, 1), ("\\u2581a", -1.0, 1)]
@@ -534,8 +514,7 @@ def sp_encode(text, model):
 
 
 def _sp_text(text, model):
-    """Write text as SentencePiece's normaliser does, as model's flags say: no
-    space twice nor at either end, one space in front, each space as ▁."""
+    """Write text as SentencePiece's normaliser does, as model's flags say."""
     if model["remove_extra_whitespaces"]:
         text = " ".join(filter(None, text.split(" ")))
     text = " " * (model["add_dummy_prefix"] and bool(text)) + text
@@ -861,10 +840,7 @@ def embed(ids, table, positions):
 
 
 def sinusoidal(n_positions, d_model, base=10_000):
-    """Return n_positions rows of sines and cosines, computed, not learned.
-
-    Row pos holds sin(pos / base^(2i/d)) at 2i and cos(pos / base^(2i/d)) at
-    2i + 1.
+    """Return n_positions rows: sin(pos / base^(2i/d)) at 2i, cos at 2i + 1.
 
     >>> [[round(x, 3) for x in row] for row in sinusoidal(2, 4)]
     [[0.0, 1.0, 0.0, 1.0], [0.841, 0.54, 0.01, 1.0]]
@@ -881,8 +857,6 @@ def sinusoidal(n_positions, d_model, base=10_000):
 def rotation(k, d_model, base=10_000):
     """Return R_k: the matrix that moves any sinusoidal row k positions on.
 
-    vecmat(sinusoidal(n, d)[pos], rotation(k, d)) is row pos + k, for any pos.
-
     >>> [[round(x, 3) for x in row] for row in rotation(1, 2)]
     [[0.54, -0.841], [0.841, 0.54]]
     """
@@ -898,9 +872,7 @@ def rotation(k, d_model, base=10_000):
 
 
 def rotate(vector, cosines, sines, halves=False):
-    """Rotate pair i of the vector by the angle of cosine i and sine i.
-
-    Pairs are neighbours (0, 1), (2, 3)...; with halves, i and i + d/2.
+    """Rotate pair i, 2i and 2i + 1 (halves: i and i + d/2), by cos i, sin i.
 
     >>> rotate([1.0, 0.0], [0.0], [1.0])  # a quarter turn
     [0.0, 1.0]
@@ -999,8 +971,7 @@ def masked_attend(rows, mask):
 # --- claim: the output layer reads the table again ---------------------------
 
 def head_gradient(vector, table, target):
-    """Return the gradient of the loss -log softmax(logits)[target] for each
-    row of the output table: (p_j - 1 if j is the target else p_j) x vector.
+    """Return each output row's gradient of -log softmax(logits)[target].
 
     >>> head_gradient([2.0], [[0.0], [0.0]], 0)  # p is 0.5 for each row
     [[-1.0], [1.0]]
