@@ -729,7 +729,6 @@ def train_embeddings(corpus, seed=SEED, epochs=TRAIN_EPOCHS, vocab=None):
         lr = LEARNING_RATE * (1 - epoch / epochs)  # to 0, as in word2vec
         rng.shuffle(pairs)
         for word, context in pairs:
-            # a real neighbour, label 1; random words stand in for others, 0
             others = [rng.randrange(len(vocab)) for _ in range(NEGATIVES)]
             for other, label in [(context, 1)] + [(o, 0) for o in others]:
                 sgns_step(words[word], contexts[other], label, lr)
