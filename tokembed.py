@@ -3576,8 +3576,7 @@ def _fetch(name, path):
         why = str(error)
     except (OSError, http.client.HTTPException) as error:  # the library's, in ours
         why = getattr(error, "reason", error)  # urllib's: a str, or an OSError
-        why = _reason(why) if isinstance(why, OSError) else str(why).lower() or type(
-            why).__name__
+        why = _reason(why) if isinstance(why, OSError) else str(why).lower() or type(why).__name__
     else:
         print(f"tokembed.py: fetched {name}, once, from {url}", file=sys.stderr)
         return
