@@ -1594,8 +1594,7 @@ def _newer(text):
 
 
 def _print_cut(text, ids, vocab, heads, more, written=None):
-    """Print text cut into tokens with |, a row a distinct token (more(i) adds cells), the
-    IDs; return the IDs it gives a row."""
+    """Print text cut with |, a row a distinct ID (more(i) adds cells), the IDs; return those."""
     counts, cells, held, first, at = collections.Counter(ids), [], [], {}, 0
     for i in ids:  # a token can end inside a character: hold it till one ends
         held.append(vocab[i])
@@ -1897,8 +1896,7 @@ def _read_learning(words, args):
 def print_learning(words, ids, table, padding_idx):
     """Take one gradient step for the text; print which rows moved, and how far."""
     ones = [1.0] * len(table[0])  # the toy loss's d(sum) / d(number), each 1
-    lr, grad_rows = 0.1, [ones] * len(ids)  # one row a position, shared
-    grad = lookup_backward(grad_rows, ids, len(table), padding_idx)
+    lr, grad = 0.1, lookup_backward([ones] * len(ids), ids, len(table), padding_idx)
     after, where = sgd_step(table, grad, lr), _lookups(ids, len(table))
     _say(f"token ids: {ids}", 12)
     print("toy loss: the sum of the looked-up numbers, so each position adds 1 to")
@@ -1910,9 +1908,8 @@ def print_learning(words, ids, table, padding_idx):
                      if any(g) else "0", f"{-lr * g[0]:.1f}" if any(g) else "0", old))
         rows += [("", "", "", "", "after", new)] * any(g)  # and after, if it moved
     _columns(rows, wrap=5)
-    unmoved = [(new, old) for new, old, g in zip(after, table, grad) if not any(g)]
-    print("rows with no gradient are unchanged, byte for byte:",
-          all(repr(new) == repr(old) for new, old in unmoved))
+    print("rows with no gradient are unchanged, byte for byte:", all(
+        repr(new) == repr(old) for new, old, g in zip(after, table, grad) if not any(g)))
     for i, n in enumerate(map(len, where)):
         if n > 1 and i != padding_idx:
             _say(f"{VOCAB[i]}, looked up {n:,} times, gets {n:,} x the gradient: "
@@ -2757,27 +2754,22 @@ MISTAKES = {
         ">>> rows[0][0] = 9.0  # a copy: the table keeps its numbers",
         ">>> table, rows[1]", "([[1.0, 2.0], [3.0, 4.0]], [3.0, 4.0])"],
     "lookup_backward": [  # overwriting instead of adding; a padding row learning
-        ">>> lookup_backward([[1.0], [2.0]], [0, 0], 2)  # ID 0 twice: 1 + 2",
-        "[[3.0], [0.0]]", ">>> lookup_backward([[1.0], [2.0]], [0, 1], 2, padding_idx=0)",
-        "[[0.0], [2.0]]"],
+        ">>> lookup_backward([[1.0], [2.0]], [0, 0], 2)  # ID 0 twice: 1 + 2", "[[3.0], [0.0]]",
+        ">>> lookup_backward([[1.0], [2.0]], [0, 1], 2, padding_idx=0)", "[[0.0], [2.0]]"],
     "softmax": [  # exp of a large score, without taking the largest off first
         ">>> softmax([1000.0, 0.0])", "[1.0, 0.0]"],
     "cosine": [  # a dot product, not divided by both lengths
-        ">>> cosine([2.0, 0.0], [3.0, 0.0]), cosine([3.0, 4.0], [-3.0, -4.0])",
-        "(1.0, -1.0)"],
+        ">>> cosine([2.0, 0.0], [3.0, 0.0]), cosine([3.0, 4.0], [-3.0, -4.0])", "(1.0, -1.0)"],
     "one_hot": [  # the 1 one place off, at either end
         ">>> one_hot(0, 3) == [1, 0, 0], one_hot(2, 3) == [0, 0, 1]", "(True, True)"],
     "train_bpe": [  # pairs counted across pieces; no stop when no pair is left
         '>>> train_bpe(["a1a1"], 1)  # the pieces a, 1, a, 1: no pair in any', "[]",
-        '>>> train_bpe(["ab"], 5)  # one merge, and then no pair is left',
-        "[(97, 98)]"],
+        '>>> train_bpe(["ab"], 5)  # one merge, and then no pair is left', "[(97, 98)]"],
     "encode": [  # str.find: a place in a string, or -1, not an ID
         '>>> encode("late my", ["my", "late"])', "[1, 0]"],
     "bpe_encode": [  # bytes merged across words; the most frequent pair first
-        '>>> bpe_encode("a b", [(97, 32)])  # no merge reaches across two words',
-        "[97, 32, 98]",
-        '>>> bpe_encode("abcab", [(98, 99), (97, 98)])  # bc was learned first',
-        "[97, 256, 257]"],
+        '>>> bpe_encode("a b", [(97, 32)])  # no merge reaches across two words', "[97, 32, 98]",
+        '>>> bpe_encode("abcab", [(98, 99), (97, 98)])  # bc was learned first', "[97, 256, 257]"],
 }
 
 
@@ -3051,8 +3043,7 @@ def _run(argv):
         words = _words(args, raw="TEXT" in view.takes)
         _refuse_unused(args, view.takes)
         inputs = view.read(words, args)
-        if svg is not None:  # the view's figure, for the views that take --svg
-            figure = view.draw(inputs, args)
+        figure = None if svg is None else view.draw(inputs, args)  # the views that take --svg
         if svg not in (None, "-"):
             _refuse_target(svg)
     except SystemExit as leaving:  # argparse has printed the help, or a mistake
@@ -3130,16 +3121,13 @@ def _parser():
     options.add_argument("--version", action="append_const", const=True,
                          help="show the version and exit")
     for flag, (metavar, text) in OPTIONS.items():
-        if metavar:
-            options.add_argument(flag, metavar=metavar, type=_int_arg if metavar in (
-                "N", "ID") else str, action="append", help=text)
-        else:
-            options.add_argument(flag, action="append_const", const=True, help=text)
+        kind = dict(metavar=metavar, type=_int_arg if metavar in ("N", "ID") else str,
+                    action="append") if metavar else dict(action="append_const", const=True)
+        options.add_argument(flag, help=text, **kind)
     views = parser.add_argument_group("VIEW, one at a time").add_mutually_exclusive_group()
-    for flag, view in VIEWS.items():
-        if flag:
-            views.add_argument(flag, dest="view", action="append_const", const=flag,
-                               help=view.help)
+    for flag in filter(None, VIEWS):  # None: the lesson's view, which has no flag
+        views.add_argument(flag, dest="view", action="append_const", const=flag,
+                           help=VIEWS[flag].help)
     parser.error = lambda message: parser.exit(  # a long word in it, cut short
         2, f"tokembed.py: error: {' '.join(map(_short, message.split(' ')))}{_nearest(message)}\n")
     # argparse would hide a failed write of the help: print it where failures show
@@ -3276,12 +3264,10 @@ def _refuse_target(path):
                          "folder, and no folder is there: leave the last / off")
     if target is None or stat.S_ISCHR(target.st_mode):  # /dev/null may be all
         return  # nothing there yet, or a device: write_svg writes it or says why
-    same = [name for name, there in (
-        ("tokembed.py itself", _stat_of(globals().get("__file__"))),
-        ("standard input's file", _stat_of(sys.stdin)),
-        ("standard output", _stat_of(sys.stdout)),
-        ("standard error", _stat_of(sys.stderr)))
-        if there and (there.st_dev, there.st_ino) == (target.st_dev, target.st_ino)]
+    same = [name for name, file in (
+        ("tokembed.py itself", globals().get("__file__")), ("standard input's file", sys.stdin),
+        ("standard output", sys.stdout), ("standard error", sys.stderr))
+        if (there := _stat_of(file)) and os.path.samestat(there, target)]
     if same and stat.S_ISFIFO(target.st_mode):  # a pipe: no file to overwrite
         raise ValueError(f"--svg {_short(path)} is the pipe of {same[0].split(chr(39))[0]}, not a "
                          f"file: give a file's path, or --svg - to print the figure")
@@ -3560,8 +3546,7 @@ def _fetch(name, path):
         why = str(error)
     except (OSError, http.client.HTTPException) as error:  # the library's, in ours
         why = getattr(error, "reason", error)  # urllib's: a str, or an OSError
-        why = _reason(why) if isinstance(why, OSError) else str(why).lower() or type(
-            why).__name__
+        why = _reason(why) if isinstance(why, OSError) else str(why).lower() or type(why).__name__
     else:
         print(f"tokembed.py: fetched {name}, once, from {url}", file=sys.stderr)
         return
