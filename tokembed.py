@@ -12,15 +12,16 @@ rows are random; training moves them so that words used alike get alike rows.
 >>> lookup(table, ids)[0]
 [-0.95, -0.6, 0.3, 0.09]
 
-The file, top to bottom: facts from outside and the size limits; the lesson
+The file, top to bottom: facts from outside, each with its source; the lesson
 (make_table, encode, decode, lookup); then a section for each of its claims: a
 real tokenizer (split_words ... bpe_decode), GPT-2's own (gpt2_bytes, gpt2_ids,
 read_merges), 100,000+ tokens (read_ranks, rank_encode), one-hot x table, 524
 million numbers, learned like weights, used alike, alike (dot ... nearest),
 context (softmax, attend), one vector a text, positions (embed ... rope),
 batches (pad_batch ... masked_attend), the table read again; the input checks,
-CHECKERS. Below the line, the program: text layout, the views, the figure,
-copying into a lesson, the command line, the edges and the one network door.
+CHECKERS. Below the line, the program: its limits, text layout, the views, the
+figure, copying into a lesson, the command line, the edges and the one network
+door.
 
 A public function's check lines come first, calls to CHECKERS; the idea after
 them calls none. ``--copy NAME`` prints the idea alone, ``--checked`` the
@@ -55,7 +56,7 @@ D_MODEL = 4
 SEED = 42
 TEXT = "refund my order"
 
-# --- facts from outside, each with its source; the limits drawn from them --
+# --- facts from outside, each with its source --------------------------------
 
 # Input-embedding sizes of well-known models: (name, vocabulary size, d_model),
 # each from the model's config.json on the Hugging Face Hub: vocab_size, and
@@ -76,25 +77,6 @@ GPT2_TIED_TOTAL = 124_439_808
 # Real models' position settings, from each config.json on the Hugging Face Hub
 GPT2_POSITIONS = 1_024  # openai-community/gpt2: n_positions, wpe's rows
 LLAMA3_ROPE_BASE = 500_000  # meta-llama/Meta-Llama-3-8B: rope_theta
-
-# The limits of what the command line computes
-# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size
-# 16384
-MAX_D_MODEL = 65_536
-MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
-MAX_QUERY = 200  # --search words: attention compares every pair of them
-MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
-MAX_TEXT = 10_000  # characters --tokens splits: it lists every token's ID
-MAX_TRACE = 100  # characters --trace joins: it prints each join, and all parts after it
-MAX_VOCAB = 16_000_000  # bytes of a --vocab file: o200k_base's is 3.6 MB
-TOKEN_ROWS = 12  # --tokens' table: the rest are counted, their IDs all listed
-MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
-# CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
-# default_max_str_digits); every Python here reads no more, for the same bytes
-MAX_DIGITS = 4_300
-MAX_WORDS = 1_000_000  # words from standard input: a million read in a second
-MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
-FIGURE_MAX = 64  # rows, or numbers a row: past this a figure is unreadable
 
 
 # --- the lesson, one step per function ---------------------------------------
@@ -1431,6 +1413,26 @@ def _lines(path):
 # Below this line: the program. Printing, drawing, copying, the command line and
 # the operating system's edges. No lesson content.
 # ===============================================================================
+
+# --- the limits of what the command line computes ----------------------------
+# 4x a very wide model: meta-llama/Llama-3.1-405B's config.json, hidden_size
+# 16384
+MAX_D_MODEL = 65_536
+MAX_SIZE = 10**12  # --params sizes: far past any real model, quick to print
+MAX_QUERY = 200  # --search words: attention compares every pair of them
+MAX_NUMBERS = 4_000_000  # what a view works through: a million words of 4
+MAX_TEXT = 10_000  # characters --tokens splits: it lists every token's ID
+MAX_TRACE = 100  # characters --trace joins: it prints each join, and all parts after it
+MAX_VOCAB = 16_000_000  # bytes of a --vocab file: o200k_base's is 3.6 MB
+TOKEN_ROWS = 12  # --tokens' table: the rest are counted, their IDs all listed
+MAX_BATCH = 1_000  # texts --batch pads: a row printed, 6 attends, for each
+# CPython 3.11 reads ints of at most 4,300 digits (sys.int_info's
+# default_max_str_digits); every Python here reads no more, for the same bytes
+MAX_DIGITS = 4_300
+MAX_WORDS = 1_000_000  # words from standard input: a million read in a second
+MAX_BYTES = 16_000_000  # and bytes: a million words of 15 letters and a space
+FIGURE_MAX = 64  # rows, or numbers a row: past this a figure is unreadable
+
 
 # --- text layout -------------------------------------------------------------
 # What every view prints with: wrapped lines, aligned columns, counts.
