@@ -351,23 +351,6 @@ def read_ranks(path):
     return {base64.b64decode(token): int(rank) for token, rank in pairs}
 
 
-# One request in 12 languages, tokembed's own translations: what it costs in
-# each vocabulary's tokens (--languages)
-LANGUAGES = [
-    ("English", "Where is my order? I would like a refund."),
-    ("German", "Wo ist meine Bestellung? Ich hätte gern eine Rückerstattung."),
-    ("French", "Où est ma commande ? Je voudrais un remboursement."),
-    ("Spanish", "¿Dónde está mi pedido? Quisiera un reembolso."),
-    ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
-    ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
-    ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
-    ("Arabic", "أين طلبي؟ أود استرداد أموالي."),
-    ("Chinese", "我的订单在哪里？我想要退款。"),
-    ("Japanese", "注文した商品はどこですか？返金をお願いします。"),
-    ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
-    ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
-]
-
 # GPT-4's cl100k_base and GPT-4o's o200k_base split as tiktoken_ext/
 # openai_public.py writes it; Llama 3 as Meta's llama/tokenizer.py does
 CL100K = (r"'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+"
@@ -2407,6 +2390,24 @@ def _print_untouched(table, seen):
     print(f"special tokens come from code: no text encodes to ID {len(table)}, the next")
     print(f"  after the {'last merge' if len(table) > 256 else '256 bytes'} "
           f"(the corpus's highest is {max(seen)})")
+
+
+# One request in 12 languages, tokembed's own translations: what it costs in
+# each vocabulary's tokens (--languages)
+LANGUAGES = [
+    ("English", "Where is my order? I would like a refund."),
+    ("German", "Wo ist meine Bestellung? Ich hätte gern eine Rückerstattung."),
+    ("French", "Où est ma commande ? Je voudrais un remboursement."),
+    ("Spanish", "¿Dónde está mi pedido? Quisiera un reembolso."),
+    ("Russian", "Где мой заказ? Я хотел бы вернуть деньги."),
+    ("Greek", "Πού είναι η παραγγελία μου; Θα ήθελα επιστροφή χρημάτων."),
+    ("Hindi", "मेरा ऑर्डर कहाँ है? मुझे रिफ़ंड चाहिए।"),
+    ("Arabic", "أين طلبي؟ أود استرداد أموالي."),
+    ("Chinese", "我的订单在哪里？我想要退款。"),
+    ("Japanese", "注文した商品はどこですか？返金をお願いします。"),
+    ("Korean", "제 주문은 어디에 있나요? 환불을 받고 싶습니다."),
+    ("Thai", "คำสั่งซื้อของฉันอยู่ที่ไหน ฉันต้องการขอคืนเงิน"),
+]
 
 
 def _read_languages(words, args):
