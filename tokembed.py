@@ -1719,15 +1719,15 @@ def _int_of(word):
 def _known(text, vocab):
     """Refuse a text with a word not in vocab: where, a guess at why, what would do."""
     unknown = [(at, word) for at, word in enumerate(text.split()) if word not in vocab]
-    if unknown and len(vocab) <= len(VOCAB):
-        raise ValueError(_unknown(*unknown[0], vocab, _guess(unknown[0][1], vocab))
-                         + "; --tokens takes any text")
-    if unknown:
+    for at, word in unknown[:1]:
+        if len(vocab) <= len(VOCAB):
+            raise ValueError(_unknown(at, word, vocab, _guess(word, vocab))
+                             + "; --tokens takes any text")
         import difflib  # here, not at the top: only this mistake needs it
-        (at, word), = unknown[:1]
         near = difflib.get_close_matches(word.lower(), vocab, n=4, cutoff=0)
-        raise ValueError(f"unknown token {_shown(word)} at position {at}{_guess(word, vocab)};"
-                         f" the corpus has {len(vocab)} words, such as {', '.join(near)}")
+        raise ValueError(f"unknown token {_shown(word)} at position {at}"
+                         f"{_guess(word, vocab)}; the corpus has {len(vocab)} words, "
+                         f"such as {', '.join(near)}")
     return text
 
 
@@ -1856,10 +1856,9 @@ def print_one_hot(words, ids, table):
         if i not in seen:
             hot = one_hot(i, n_rows)
             seen[i] = hot, vecmat(hot, table), lookup(table, [i])[0]
-        hot, product, row = seen[i]
-        _say(f"{word:7} one-hot          {hot}", 26)
-        _say(f"{'':7} one-hot x table  {product}", 26)
-        _say(f"{'':7} {'row ' + str(i) + ' by lookup':16} {row}", 26)
+        labels = ("one-hot", "one-hot x table", f"row {i} by lookup")
+        for name, label, vector in zip((word, "", ""), labels, seen[i]):
+            _say(f"{name:7} {label:16} {vector}", 26)
     print("product equals lookup for every token:",
           all(product == row for _, product, row in seen.values()))
     _explain_minus_zero([row for _, _, row in seen.values()], product=True)
@@ -1940,9 +1939,8 @@ def print_params(vocab_size, d_model):
     print("the output layer scores every token with a vocabulary x d_model table too:")
     _columns([(f"  {name}", "tied: it reads the same table" if TIED[name] else
                f"untied: {param_count(v, d):,} numbers more") for name, v, d in REAL_MODELS])
-    wte = param_count(*REAL_MODELS[0][1:])
     print(f"  GPT-2 small in all: {GPT2_TIED_TOTAL:,} parameters tied, "
-          f"{GPT2_TIED_TOTAL + wte:,} untied")
+          f"{GPT2_TIED_TOTAL + param_count(*REAL_MODELS[0][1:]):,} untied")
 
 
 def _read_seed(words, args):
@@ -2010,17 +2008,14 @@ def print_context(seed):
     _say(f'"bank" has one row in the trained table (seed {_seed_text(seed)}), '
          "whatever the sentence;", 0)
     print("attend mixes in the words around it, so each sentence gives it a new one")
+    leanings = [(label, cosine(vector, row["river"]), cosine(vector, row["account"]))
+                for label, vector in [("input row, either sentence", row["bank"])] +
+                [(f'in "{s}"', out) for s, out in zip(sentences, outputs)]]
     _columns([("cosine of bank's vector with", "river", "account", "difference")] + [
-        (label, *_leanings(vector, row))
-        for label, vector in [("input row, either sentence", row["bank"])] +
-        [(f'in "{s}"', out) for s, out in zip(sentences, outputs)]], right=(1, 2, 3))
+        (label, f"{r:.3f}", f"{a:.3f}", f"{r - a:+.3f}") for label, r, a in leanings],
+        right=(1, 2, 3))
     print("the input row is the same in both sentences:", inputs[0] == inputs[1])
     print("the two outputs differ:", outputs[0] != outputs[1])
-
-
-def _leanings(vector, row):
-    river, account = cosine(vector, row["river"]), cosine(vector, row["account"])
-    return f"{river:.3f}", f"{account:.3f}", f"{river - account:+.3f}"
 
 
 def _read_query(words, args):
@@ -2097,16 +2092,13 @@ def _print_order(ids, table, positions, seed):
     back = ids[::-1]  # the text reversed: token k comes back at position len - 1 - k
     plain = [attend(lookup(table, order)) for order in (ids, back)]
     placed = [attend(embed(order, table, positions)) for order in (ids, back)]
-    last = len(ids) - 1
     print("attend on the text and on its reversal gives each token")
-    print("  without positions, the very same vector:",
-          all(plain[0][k] == plain[1][last - k] for k in range(len(ids))))
+    print("  without positions, the very same vector:", plain[0] == plain[1][::-1])
     if ids == back:  # one word, or "my order my": reversed, the same text
         print("  with positions added: the text reads the same reversed, so")
         print("  there is no other order to tell apart (give two other words)")
     else:
-        print("  with positions added, the same vector:",
-              all(placed[0][k] == placed[1][last - k] for k in range(len(ids))))
+        print("  with positions added, the same vector:", placed[0] == placed[1][::-1])
     words = "we walked along the river bank".split()  # a sense all neighbours
     vocab = sorted(set(words))
     table = make_table(len(vocab), len(table[0]), seed)  # any table will do
@@ -2139,9 +2131,8 @@ def print_rope(row):
     norm = math.sqrt(dot(row, row))
     print(f"sizes: a token row {norm:.2f}, or {norm * math.sqrt(d):.2f} scaled by "
           f"sqrt(d_model); a sinusoidal row {math.sqrt(d / 2):.2f}")
-    # Gemma scales its token rows too (Hugging Face's GemmaModel multiplies them
-    # by hidden_size ** 0.5), but it adds no position rows: its report,
-    # arXiv:2403.08295, uses RoPE in each layer instead
+    # Gemma: Hugging Face's GemmaModel scales token rows by hidden_size ** 0.5;
+    # its report, arXiv:2403.08295, adds no position rows but RoPE in each layer
     print("  the original Transformer scales token rows by sqrt(d_model) before")
     print("  adding positions; Gemma scales them too, but adds no position rows")
     print("  (it uses RoPE); GPT-2 and Llama do not scale them")
@@ -2338,9 +2329,8 @@ def print_bpe(merges, table):
     merged = [vocab[i] for i in unused if i >= 256]
     _say(f"byte-level BPE learned from the corpus's {len(CORPUS)} sentences: "
          f"{_count(len(merges), 'merge')}, {len(vocab):,} rows", 2)
-    # GPT-2's "SolidGoldMagikarp": tokens whose rows training hardly touched
-    # (Rumbelow and Watkins, "SolidGoldMagikarp (plus, prompt generation)",
-    # LessWrong, 2023)
+    # rows training hardly touches: GPT-2's "SolidGoldMagikarp" (Rumbelow and
+    # Watkins, "SolidGoldMagikarp (plus, prompt generation)", LessWrong, 2023)
     _say(f"the corpus looks up {len(vocab) - len(unused)} of the {len(vocab)} "
          f"rows; an untied table's training never moves the other "
          f"{len(unused)}: {_count(len(unused) - len(merged), 'single byte')} and "
@@ -2350,7 +2340,7 @@ def print_bpe(merges, table):
         _say(f"  such as {', '.join(map(repr, longest))}: GPT-2's glitch tokens, in miniature", 4)
     _print_merges(train_bpe(CORPUS, 10 ** 6))
     _print_unknown(merges)
-    _print_untouched(table, seen)
+    _print_untouched(table, seen, unused)
 
 
 def _print_merges(full):
@@ -2374,11 +2364,10 @@ def _print_unknown(merges):
         _say(f"  {bpe_encode(text, merges)}", 3)
 
 
-def _print_untouched(table, seen):
-    """Show the rows no ID looks up unchanged by a step, but for a tied head."""
+def _print_untouched(table, seen, unused):
+    """Show the unused rows unchanged by a step, but for a tied head."""
     grad = lookup_backward([[1.0] * len(table[0])] * len(seen), seen, len(table))
     after = sgd_step(table, grad, 0.1)
-    unused = sorted(set(range(len(table))) - set(seen))
     print(f"after a step of training on the corpus, its {len(unused)} unused rows")
     print("  are unchanged, byte for byte:", all(repr(after[i]) == repr(table[i]) for i in unused))
     width = len(table[0])  # a hidden vector whose scores, each a row's mean,
