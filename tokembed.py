@@ -1851,11 +1851,9 @@ def print_one_hot(words, ids, table):
     """Print each token's one-hot vector, its product with the table, and its row."""
     n_rows, width = len(table), len(table[0])
     _say(f"token ids: {ids}", 12)
-    seen = {}  # ID: (one-hot, product, row), worked out once for each ID
+    seen = {i: (hot := one_hot(i, n_rows), vecmat(hot, table), lookup(table, [i])[0])
+            for i in dict.fromkeys(ids)}  # ID: (one-hot, product, row), once an ID
     for word, i in zip(words, ids):
-        if i not in seen:
-            hot = one_hot(i, n_rows)
-            seen[i] = hot, vecmat(hot, table), lookup(table, [i])[0]
         labels = ("one-hot", "one-hot x table", f"row {i} by lookup")
         for name, label, vector in zip((word, "", ""), labels, seen[i]):
             _say(f"{name:7} {label:16} {vector}", 26)
