@@ -2576,9 +2576,8 @@ def _figure_columns(labels, vocab, d_model, subtitle):
     cells = token_end + ID_W
     width = max(cells + max(d_model * CELL_W, LEGEND_W + 80),
                 min(MARGIN + CHAR_W * len(subtitle), TEXT_MAX_W)) + MARGIN
-    return {"label": round(label_end), "token": round(token_end),
-            "id": round(cells - 8), "cells": round(cells),
-            "width": round(width)}
+    return {"label": label_end, "token": token_end, "id": cells - 8,
+            "cells": cells, "width": width}
 
 
 def _figure_notes(subtitle, seed, padding_row, width):
@@ -2657,11 +2656,10 @@ def _svg_pointer(label, i, x, y, width, key):
 
 def _ink(fill):
     """Choose black or white text, whichever stands out more on fill."""
-    def linear(c):  # an sRGB channel, 0 to 255, as light, as WCAG has it
-        c /= 255
+    def linear(c):  # an sRGB channel, 0 to 1, as light, as WCAG has it
         return c / 12.92 if c <= 10 / 255 else ((c + 0.055) / 1.055) ** 2.4
-    red, green, blue = (linear(int(fill[k:k + 2], 16)) for k in (1, 3, 5))
-    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue  # luminance
+    r, g, b = (linear(int(fill[k:k + 2], 16) / 255) for k in (1, 3, 5))
+    light = 0.2126 * r + 0.7152 * g + 0.0722 * b  # luminance
     black, white = (light + 0.05) / 0.05, 1.05 / (light + 0.05)  # contrasts
     return "#ffffff" if white > black else "#000000"
 
