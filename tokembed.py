@@ -2494,8 +2494,7 @@ def colour(value):
     ('#542788', '#f7f7f7', '#d5a87e', '#b35806')
     """
     value = _number("value", value)
-    # the ends of ColorBrewer's PuOr scale, rated colour-blind safe at
-    # colorbrewer2.org
+    # ColorBrewer's PuOr ends, rated colour-blind safe at colorbrewer2.org
     end = (0x54, 0x27, 0x88) if value < 0 else (0xB3, 0x58, 0x06)
     t = min(abs(value), 1.0)
     return "#" + "".join(f"{round(0xF7 + t * (e - 0xF7)):02x}" for e in end)
@@ -2559,15 +2558,13 @@ def _draw(table, text, vocab, seed, padding_row):
 
 def _figure_columns(labels, vocab, d_model, subtitle):
     """Place the columns: labels, arrows, tokens, IDs, cells; and the width."""
-    widest = max([len("in the text")] + list(map(len, labels)))
-    label_end = MARGIN + CHAR_W * widest
+    label_end = MARGIN + CHAR_W * max(map(len, ["in the text", *labels]))
     token_end = label_end + ARROW_W + CHAR_W * max(map(len, vocab))
     cells = token_end + ID_W
     width = max(cells + max(d_model * CELL_W, LEGEND_W + 80),
                 min(MARGIN + CHAR_W * len(subtitle), TEXT_MAX_W)) + MARGIN
-    return {"label": round(label_end), "token": round(token_end),
-            "id": round(cells - 8), "cells": round(cells),
-            "width": round(width)}
+    return {"label": label_end, "token": token_end, "id": cells - 8,
+            "cells": cells, "width": width}
 
 
 def _figure_notes(subtitle, seed, padding_row, width):
@@ -2608,9 +2605,8 @@ def _svg_open(width, height, title, desc, key):
 
 def _svg_rows(table, vocab, labels, x, top, key):
     """Yield the headings, then each row: token, ID, cells; an arrow to it."""
-    headings = [("token", x["token"]), ("ID", x["id"]),
-                ("in the text", x["label"])]
-    for heading, right in headings[:len(headings) if labels else 2]:
+    for heading, right in [("token", x["token"]), ("ID", x["id"]),
+                           ("in the text", x["label"])][:2 + bool(labels)]:
         yield _tag("text", heading, x=right, y=top - 10, text_anchor="end",
                    font_weight="bold")
     for i, row in enumerate(table):
@@ -2647,29 +2643,25 @@ def _svg_pointer(label, i, x, y, width, key):
 
 def _ink(fill):
     """Choose black or white text, whichever stands out more on fill."""
-    def linear(c):  # an sRGB channel, 0 to 255, as light, as WCAG has it
-        c /= 255
+    def linear(c):  # an sRGB channel, 0 to 1, as light, as WCAG has it
         return c / 12.92 if c <= 10 / 255 else ((c + 0.055) / 1.055) ** 2.4
-    red, green, blue = (linear(int(fill[k:k + 2], 16)) for k in (1, 3, 5))
-    light = 0.2126 * red + 0.7152 * green + 0.0722 * blue  # luminance
+    r, g, b = (linear(int(fill[k:k + 2], 16) / 255) for k in (1, 3, 5))
+    light = 0.2126 * r + 0.7152 * g + 0.0722 * b  # luminance
     black, white = (light + 0.05) / 0.05, 1.05 / (light + 0.05)  # contrasts
     return "#ffffff" if white > black else "#000000"
 
 
 def _svg_legend(left, y, key):
     """Yield the colour scale from -1 to 1 at height y, ticks and a caption."""
-    stops = "".join(_tag("stop", offset=f"{k * 25}%",
-                         stop_color=colour(k / 2 - 1))
-                    for k in range(5))  # -1, -0.5, 0, 0.5, 1
-    yield (f'<defs><linearGradient id="{key}-scale">{stops}'
-           '</linearGradient></defs>')
+    yield (f'<defs><linearGradient id="{key}-scale">' + "".join(
+        _tag("stop", offset=f"{k * 25}%", stop_color=colour(k / 2 - 1))
+        for k in range(5)) + "</linearGradient></defs>")  # -1, -0.5, ..., 1
     yield _tag("text", "colour scale", x=left - 12, y=y + 12,
                text_anchor="end")
     yield _tag("rect", x=left, y=y, width=LEGEND_W, height=14,
                fill=f"url(#{key}-scale)", stroke="#333333")
-    ticks = (("-1 purple", 0), ("0 white", LEGEND_W // 2),
-             ("+1 orange", LEGEND_W))
-    for label, dx in ticks:
+    for label, dx in (("-1 purple", 0), ("0 white", LEGEND_W // 2),
+                      ("+1 orange", LEGEND_W)):
         yield _tag("text", label, x=left + dx, y=y + 14 + LINE_H - 4,
                    text_anchor="middle")
     yield _tag("text", "thick outline: a row the text looks up", x=left,
