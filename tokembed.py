@@ -1442,16 +1442,15 @@ def _columns(rows, right=(), wrap=None):
     if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
         widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
     for row in rows:
-        cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
-                 for k in range(len(row))]
+        parts = _split_numbers(row[wrap], widths[wrap]) if wrap is not None else [""]
+        cells = [parts[0] if k == wrap else c for k, c in enumerate(row)]
         pads = [" " * (w - _width(c)) for c, w in zip(cells, widths)]  # a CJK letter: 2
         cells = [p + c if k in right else c + p for k, (c, p) in enumerate(zip(cells, pads))]
         lead = "  ".join(cells[:-1] + [""])
         _say((lead + cells[-1]).rstrip(), len(lead) + 1)
-        if wrap is not None:
-            indent = len("  ".join(cells[:wrap] + [""])) + 1
-            for more in _split_numbers(row[wrap], widths[wrap])[1:]:
-                print(" " * indent + more)
+        indent = len("  ".join(cells[:wrap] + [""])) + 1
+        for more in parts[1:]:  # the numbers' later lines
+            print(" " * indent + more)
 
 
 def _split_numbers(cell, width):
@@ -3200,10 +3199,7 @@ def _words(args, raw=False):
         raise ValueError("'-' reads the words from standard input, so give it alone")
     if sys.stdin is None:
         raise ValueError("'-' reads the words from standard input, but it is closed")
-    try:
-        text = _read_stdin()
-    except OSError as error:
-        raise ValueError(f"cannot read standard input: {_reason(error)}") from None
+    text = _read_stdin()
     if raw:  # one line's end, \n or \r\n, is no part of the text
         return [text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text]
     return text.split()
@@ -3215,10 +3211,12 @@ def _read_stdin():
         os.set_blocking(sys.stdin.fileno(), True)
     except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
         pass
-    data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
     try:
+        data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
         text = data if isinstance(data, str) or len(data) > MAX_BYTES else (
             data.decode("utf-8"))  # too much is refused below, whole or not
+    except OSError as error:
+        raise ValueError(f"cannot read standard input: {_reason(error)}") from None
     except UnicodeDecodeError as error:
         raise ValueError(f"standard input is not UTF-8: byte {data[error.start]:#04x} "
                          f"at offset {error.start:,}") from None
@@ -3302,10 +3300,9 @@ def _reason(error, path=None):
 
 def _lost_output(error):
     """Report that standard output failed; keep Python from failing again at exit."""
-    _silence(sys.stdout)
-    if isinstance(error, BrokenPipeError):  # piped into `head`, say: stop quietly
-        return 1
-    return _fail(f"cannot write the output: {_reason(error)}")
+    _silence(sys.stdout)  # a broken pipe (into `head`, say): stop quietly
+    return 1 if isinstance(error, BrokenPipeError) else _fail(
+        f"cannot write the output: {_reason(error)}")
 
 
 def _silence(stream):
@@ -3392,13 +3389,12 @@ def _vocabulary(vocab):
             fix = (f"remove it, and --tokens --vocab {vocab} fetches it again" if
                    VOCABULARIES[vocab].url else f"put {VOCABULARIES[vocab].model}'s there")
             raise ValueError(f"{_short(path)} is damaged, not {vocab}'s file: {fix}")
-        size, special = (VOCABULARIES[name].size, VOCABULARIES[name].special) if (
-            name in VOCABULARIES) else (len(ranks), 0) if split else (len(ranks["pieces"]), sum(
-                kind in (2, 3) for _, _, kind in ranks["pieces"]))  # SentencePiece's
+        known, pieces = VOCABULARIES.get(name), [] if split else ranks["pieces"]
+        size, special = (known.size, known.special) if known else (len(
+            pieces or ranks), sum(kind in (2, 3) for _, _, kind in pieces))  # SentencePiece's
         label = name or os.path.basename(path) + (", split as " + (
             "gpt2" if split == GPT2 else "cl100k_base") + " is" if split else "")
-        _READ[vocab] = (label, ranks, VOCABULARIES[name].pattern if name in VOCABULARIES
-                        else split, size, special, path)
+        _READ[vocab] = (label, ranks, known.pattern if known else split, size, special, path)
     return _READ[vocab]
 
 
@@ -3506,10 +3502,9 @@ def _home(path):
 def _cached_ones():
     """Map each cached vocabulary, none fetched, to (ranks, split) or why."""
     found = {}
-    for name in VOCABULARIES:
+    for name in [name for name in VOCABULARIES if os.path.exists(_cached(name))]:
         try:
-            found.update({name: _vocabulary(name)[1:3]} if os.path.exists(
-                _cached(name)) else {})
+            found[name] = _vocabulary(name)[1:3]
         except ValueError as error:
             found[name] = str(error)
     return found
