@@ -1496,12 +1496,11 @@ def _count(n, noun):
 def _explain_minus_zero(rows, product=False):
     """Say what a -0.00 the rows print is: -0.0, or a small negative (product: beside fsum)."""
     shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]  # one line, if any
-    if product and any(x == 0 for x in shown):
+    if product and 0 in shown:
         print("(-0.0, from round(), is 0.0 with a sign and equals it; fsum sums zeros to 0.0)")
     elif shown and not product:
-        print("(-0.00: " + " or ".join(["-0.0, from round(), which equals 0.0"] * any(
-            x == 0 for x in shown) + ["a negative number below 0.005"] * any(
-                x < 0 for x in shown)) + ")")
+        print("(-0.00: " + " or ".join(["-0.0, from round(), which equals 0.0"] * (
+            0 in shown) + ["a negative number below 0.005"] * (min(shown) < 0)) + ")")
 
 
 # What a terminal cannot show, by Unicode 3.2's frozen classes: controls, formats
