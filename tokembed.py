@@ -1460,8 +1460,7 @@ def _split_numbers(cell, width):
     numbers = cell[1:].split(", ")
     per_line = max(1, width // 7)  # each number takes 5 characters and ", "
     lines = [", ".join(numbers[k:k + per_line]) for k in range(0, len(numbers), per_line)]
-    lines = [line + "," for line in lines[:-1]] + lines[-1:]
-    return ["[" + lines[0]] + lines[1:]
+    return ("[" + ",\n".join(lines)).split("\n")  # a comma ends each line but the last
 
 
 def _row_text(row):
@@ -3341,11 +3340,9 @@ def _short(word):
 
 
 # --- real vocabularies: a file read once, known by its table; the one network door
-# Nothing else touches the network. --vocab NAME reads the cache's file; the first time,
-# a vocabulary of OpenAI's is fetched from tiktoken's URL and checked by tiktoken's
-# SHA-256, and only a whole, checked file is written. Llama 3's, behind Meta's licence,
-# is never fetched. A file is known by its table, not its name: by its SHA-256, or else
-# by that of its ranks written as a tiktoken file (a copy with CRLF line ends is known).
+# Nothing else touches the network. --vocab NAME reads the cache's file, fetched once,
+# whole and checked (Llama 3's never). A file is known by its table, not its name: by
+# its SHA-256, or else by that of its ranks as a tiktoken file (so a CRLF copy is known).
 
 # Each named vocabulary: its file in the cache; its path on tiktoken's URL (None: never
 # fetched) and the SHA-256 tiktoken pins; the split; its IDs, special and unused ones
