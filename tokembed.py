@@ -3205,10 +3205,9 @@ def _words(args, raw=False):
 
 def _read_stdin():
     """Read standard input as UTF-8, one byte order mark left out; refuse too much."""
-    try:  # a parent may have left it non-blocking: read() would give None
-        os.set_blocking(sys.stdin.fileno(), True)
-    except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
-        pass
+    import contextlib  # here, not at the top: only the edges need it
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # no file, or Windows
+        os.set_blocking(sys.stdin.fileno(), True)  # a non-blocking read() gives None
     try:
         data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
         text = data if isinstance(data, str) or len(data) > MAX_BYTES else (
@@ -3305,10 +3304,9 @@ def _lost_output(error):
 
 def _silence(stream):
     """Point a stream's file at /dev/null, so that its last flush cannot fail."""
-    try:
+    import contextlib  # here, not at the top: only the edges need it
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no file behind it
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-    except (OSError, ValueError, AttributeError):  # no file behind it: nothing to do
-        pass
 
 
 def _fail(message):
