@@ -3285,8 +3285,7 @@ def _stat_of(file):
 
 def _reason(error, path=None):
     """Say in a few lowercase words why an OSError happened."""
-    import errno  # here, not at the top: only errors need it
-    import stat
+    import errno, stat  # here, not at the top: only errors need them
     kind = getattr(_stat_of(path) if path else None, "st_mode", 0)
     known = {errno.EISDIR: "is a folder, not a file",
              errno.ENXIO: "nothing is reading it" if stat.S_ISFIFO(kind) else
