@@ -1442,16 +1442,15 @@ def _columns(rows, right=(), wrap=None):
     if wrap is not None and sum(widths) + 2 * len(widths) - 2 > WIDTH:
         widths[wrap] = WIDTH - sum(widths) + widths[wrap] - 2 * len(widths) + 2
     for row in rows:
-        cells = [row[k] if k != wrap else _split_numbers(row[k], widths[k])[0]
-                 for k in range(len(row))]
+        parts = _split_numbers(row[wrap], widths[wrap]) if wrap is not None else [""]
+        cells = [parts[0] if k == wrap else c for k, c in enumerate(row)]
         pads = [" " * (w - _width(c)) for c, w in zip(cells, widths)]  # a CJK letter: 2
         cells = [p + c if k in right else c + p for k, (c, p) in enumerate(zip(cells, pads))]
         lead = "  ".join(cells[:-1] + [""])
         _say((lead + cells[-1]).rstrip(), len(lead) + 1)
-        if wrap is not None:
-            indent = len("  ".join(cells[:wrap] + [""])) + 1
-            for more in _split_numbers(row[wrap], widths[wrap])[1:]:
-                print(" " * indent + more)
+        indent = len("  ".join(cells[:wrap] + [""])) + 1
+        for more in parts[1:]:  # the numbers' later lines
+            print(" " * indent + more)
 
 
 def _split_numbers(cell, width):
@@ -1461,8 +1460,7 @@ def _split_numbers(cell, width):
     numbers = cell[1:].split(", ")
     per_line = max(1, width // 7)  # each number takes 5 characters and ", "
     lines = [", ".join(numbers[k:k + per_line]) for k in range(0, len(numbers), per_line)]
-    lines = [line + "," for line in lines[:-1]] + lines[-1:]
-    return ["[" + lines[0]] + lines[1:]
+    return ("[" + ",\n".join(lines)).split("\n")  # a comma ends each line but the last
 
 
 def _row_text(row):
@@ -1497,12 +1495,11 @@ def _count(n, noun):
 def _explain_minus_zero(rows, product=False):
     """Say what a -0.00 the rows print is: -0.0, or a small negative (product: beside fsum)."""
     shown = [x for row in rows for x in row if f"{x:.2f}" == "-0.00"]  # one line, if any
-    if product and any(x == 0 for x in shown):
+    if product and 0 in shown:
         print("(-0.0, from round(), is 0.0 with a sign and equals it; fsum sums zeros to 0.0)")
     elif shown and not product:
-        print("(-0.00: " + " or ".join(["-0.0, from round(), which equals 0.0"] * any(
-            x == 0 for x in shown) + ["a negative number below 0.005"] * any(
-                x < 0 for x in shown)) + ")")
+        print("(-0.00: " + " or ".join(["-0.0, from round(), which equals 0.0"] * (
+            0 in shown) + ["a negative number below 0.005"] * (min(shown) < 0)) + ")")
 
 
 # What a terminal cannot show, by Unicode 3.2's frozen classes: controls, formats
@@ -3179,10 +3176,7 @@ def _words(args, raw=False):
         raise ValueError("'-' reads the words from standard input, so give it alone")
     if sys.stdin is None:
         raise ValueError("'-' reads the words from standard input, but it is closed")
-    try:
-        text = _read_stdin()
-    except OSError as error:
-        raise ValueError(f"cannot read standard input: {_reason(error)}") from None
+    text = _read_stdin()
     if raw:  # one line's end, \n or \r\n, is no part of the text
         return [text[:-2] if text.endswith("\r\n") else text[:-1] if text.endswith("\n") else text]
     return text.split()
@@ -3190,14 +3184,15 @@ def _words(args, raw=False):
 
 def _read_stdin():
     """Read standard input as UTF-8, one byte order mark left out; refuse too much."""
-    try:  # a parent may have left it non-blocking: read() would give None
-        os.set_blocking(sys.stdin.fileno(), True)
-    except (AttributeError, OSError, ValueError):  # no file behind it, or Windows
-        pass
-    data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
+    import contextlib  # here, not at the top: only the edges need it
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # no file, or Windows
+        os.set_blocking(sys.stdin.fileno(), True)  # a non-blocking read() gives None
     try:
+        data = getattr(sys.stdin, "buffer", sys.stdin).read(MAX_BYTES + 1)  # or no more
         text = data if isinstance(data, str) or len(data) > MAX_BYTES else (
             data.decode("utf-8"))  # too much is refused below, whole or not
+    except OSError as error:
+        raise ValueError(f"cannot read standard input: {_reason(error)}") from None
     except UnicodeDecodeError as error:
         raise ValueError(f"standard input is not UTF-8: byte {data[error.start]:#04x} "
                          f"at offset {error.start:,}") from None
@@ -3269,8 +3264,7 @@ def _stat_of(file):
 
 def _reason(error, path=None):
     """Say in a few lowercase words why an OSError happened."""
-    import errno  # here, not at the top: only errors need it
-    import stat
+    import errno, stat  # here, not at the top: only errors need them
     kind = getattr(_stat_of(path) if path else None, "st_mode", 0)
     known = {errno.EISDIR: "is a folder, not a file",
              errno.ENXIO: "nothing is reading it" if stat.S_ISFIFO(kind) else
@@ -3281,18 +3275,16 @@ def _reason(error, path=None):
 
 def _lost_output(error):
     """Report that standard output failed; keep Python from failing again at exit."""
-    _silence(sys.stdout)
-    if isinstance(error, BrokenPipeError):  # piped into `head`, say: stop quietly
-        return 1
-    return _fail(f"cannot write the output: {_reason(error)}")
+    _silence(sys.stdout)  # a broken pipe (into `head`, say): stop quietly
+    return 1 if isinstance(error, BrokenPipeError) else _fail(
+        f"cannot write the output: {_reason(error)}")
 
 
 def _silence(stream):
     """Point a stream's file at /dev/null, so that its last flush cannot fail."""
-    try:
+    import contextlib  # here, not at the top: only the edges need it
+    with contextlib.suppress(OSError, ValueError, AttributeError):  # no file behind it
         os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
-    except (OSError, ValueError, AttributeError):  # no file behind it: nothing to do
-        pass
 
 
 def _fail(message):
@@ -3324,11 +3316,9 @@ def _short(word):
 
 
 # --- real vocabularies: a file read once, known by its table; the one network door
-# Nothing else touches the network. --vocab NAME reads the cache's file; the first time,
-# a vocabulary of OpenAI's is fetched from tiktoken's URL and checked by tiktoken's
-# SHA-256, and only a whole, checked file is written. Llama 3's, behind Meta's licence,
-# is never fetched. A file is known by its table, not its name: by its SHA-256, or else
-# by that of its ranks written as a tiktoken file (a copy with CRLF line ends is known).
+# Nothing else touches the network. --vocab NAME reads the cache's file, fetched once,
+# whole and checked (Llama 3's never). A file is known by its table, not its name: by
+# its SHA-256, or else by that of its ranks as a tiktoken file (so a CRLF copy is known).
 
 # Each named vocabulary: its file in the cache; its path on tiktoken's URL (None: never
 # fetched) and the SHA-256 tiktoken pins; the split; its IDs, special and unused ones
@@ -3371,13 +3361,12 @@ def _vocabulary(vocab):
             fix = (f"remove it, and --tokens --vocab {vocab} fetches it again" if
                    VOCABULARIES[vocab].url else f"put {VOCABULARIES[vocab].model}'s there")
             raise ValueError(f"{_short(path)} is damaged, not {vocab}'s file: {fix}")
-        size, special = (VOCABULARIES[name].size, VOCABULARIES[name].special) if (
-            name in VOCABULARIES) else (len(ranks), 0) if split else (len(ranks["pieces"]), sum(
-                kind in (2, 3) for _, _, kind in ranks["pieces"]))  # SentencePiece's
+        known, pieces = VOCABULARIES.get(name), [] if split else ranks["pieces"]
+        size, special = (known.size, known.special) if known else (len(
+            pieces or ranks), sum(kind in (2, 3) for _, _, kind in pieces))  # SentencePiece's
         label = name or os.path.basename(path) + (", split as " + (
             "gpt2" if split == GPT2 else "cl100k_base") + " is" if split else "")
-        _READ[vocab] = (label, ranks, VOCABULARIES[name].pattern if name in VOCABULARIES
-                        else split, size, special, path)
+        _READ[vocab] = (label, ranks, known.pattern if known else split, size, special, path)
     return _READ[vocab]
 
 
@@ -3485,10 +3474,9 @@ def _home(path):
 def _cached_ones():
     """Map each cached vocabulary, none fetched, to (ranks, split) or why."""
     found = {}
-    for name in VOCABULARIES:
+    for name in [name for name in VOCABULARIES if os.path.exists(_cached(name))]:
         try:
-            found.update({name: _vocabulary(name)[1:3]} if os.path.exists(
-                _cached(name)) else {})
+            found[name] = _vocabulary(name)[1:3]
         except ValueError as error:
             found[name] = str(error)
     return found
