@@ -5013,6 +5013,20 @@ def test_cli_reads_words_split_across_its_pieces(monkeypatch, capsys):
     assert status == 0 and "<- position 13,107" not in out and "<- position 13107" in out
 
 
+@pytest.mark.parametrize("error, reason", [
+    (OSError(5, "Input/output error"), "input/output error"),  # a terminal gone
+    (IsADirectoryError(21, "Is a directory"), "is a folder, not a file"),
+], ids=["EIO", "a folder"])
+def test_cli_says_why_standard_input_cannot_be_read(error, reason, monkeypatch, capsys):
+    """A read that fails is one line, in _reason's words, exit 2: no traceback."""
+    class Broken(io.RawIOBase):
+        def read(self, size=-1):
+            raise error
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(Broken()))
+    assert run_main(["-"], capsys) == (
+        2, "", f"tokembed.py: error: cannot read standard input: {reason}\n")
+
+
 def test_cli_names_the_byte_that_is_not_utf8():
     status, out, err = run_script("-", input=b"my order \xff is late")
     assert (status, out) == (2, b"")
