@@ -1419,6 +1419,25 @@ def test_a_fetch_into_a_folder_that_cannot_be_made_says_so(where, why, served, t
     assert served.asked == []
 
 
+def test_a_fetch_onto_a_drive_that_is_not_there_says_so(served, tmp_path, monkeypatch,
+                                                      capsys):
+    """On Windows a cache on a missing drive climbed for ever: Z:\\ is its own dirname,
+    and does not exist. Here nothing exists, so the climb reaches / and must stop."""
+    climbed, dirname = [], os.path.dirname
+    def counted(path):
+        climbed.append(path)
+        assert len(climbed) < 1_000, "the climb to a folder that exists never ends"
+        return dirname(path)
+    monkeypatch.setenv("TOKEMBED_CACHE", str(tmp_path / "cache"))
+    for name, fake in [("exists", lambda path: False), ("isdir", lambda path: False),
+                       ("dirname", counted)]:
+        monkeypatch.setattr(os.path, name, fake)
+    status, out, err = run_main(["--tokens", "--vocab", "o200k_base", "hi"], capsys)
+    assert (status, out, served.asked) == (2, "", []) and err == (
+        f"tokembed.py: error: cannot fetch o200k_base (/ is not a folder): fetch "
+        f"{served.url}encodings/o200k_base.tiktoken by hand into {tmp_path / 'cache'}\n")
+
+
 @pytest.mark.parametrize("env, folder", [
     ({"XDG_CACHE_HOME": "relative/cache"}, "{home}/.cache/tokembed"),  # XDG: ignore it
     ({"XDG_CACHE_HOME": "{tmp}/xdg"}, "{tmp}/xdg/tokembed"),

@@ -3491,11 +3491,11 @@ def _fetch(name, path):
     url, folder, data = OPENAI + VOCABULARIES[name].url, os.path.dirname(path), b""
     try:
         there = os.path.abspath(folder)  # the folder is made once a file goes in; can it be?
-        while not os.path.exists(there):
-            there = os.path.dirname(there)
+        while not os.path.exists(there) and os.path.dirname(there) != there:
+            there = os.path.dirname(there)  # a drive that is not there: its root
         if not os.path.isdir(there) or not os.access(there, os.W_OK):
-            raise ValueError(f"{_short(there)} is " + ("not a folder" if os.path.exists(
-                there) and not os.path.isdir(there) else "a folder you cannot write in"))
+            raise ValueError(f"{_short(there)} is " + ("not a folder" if not os.path.isdir(
+                there) else "a folder you cannot write in"))
         deadline = time.monotonic() + FETCH_SECONDS  # read against one clock
         with urllib.request.urlopen(url, timeout=min(30, FETCH_SECONDS)) as answer:
             while chunk := answer.read1(1 << 16):
